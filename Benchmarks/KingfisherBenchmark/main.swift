@@ -1,0 +1,48 @@
+import Foundation
+import Kingfisher
+
+// kf-bench: in-process timings for the benchmark script.
+//   kf-bench decode FILE --iterations N       full decode, prints decode_ms_per_iter=<ms>
+//   kf-bench thumbnail FILE SIZE --iterations N  downsampled decode, prints thumbnail_ms_per_iter=<ms>
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(64)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else { fail("usage: kf-bench decode|thumbnail FILE [SIZE] [--iterations N]") }
+let mode = arguments[1]
+guard let data = FileManager.default.contents(atPath: arguments[2]) else { fail("cannot read \(arguments[2])") }
+let iterations: Int = {
+    if let flag = arguments.firstIndex(of: "--iterations"), flag + 1 < arguments.count, let n = Int(arguments[flag + 1]) {
+        return n
+    }
+    return 20
+}()
+
+func measure(_ label: String, _ body: () throws -> KingfisherImage) {
+    do {
+        _ = try body()  // warm-up
+        let clock = ContinuousClock()
+        let start = clock.now
+        var checksum = 0
+        for _ in 0..<iterations { checksum &+= try body().pixelWidth }
+        let elapsed = clock.now - start
+        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        print("\(label)_ms_per_iter=\(String(format: "%.3f", ms / Double(iterations)))")
+        if checksum == 0 { print("empty") }
+    } catch {
+        fail("\(error)")
+    }
+}
+
+switch mode {
+case "decode":
+    measure("decode") { try KingfisherImage.decode(data: data) }
+case "thumbnail":
+    guard arguments.count >= 4, let size = Int(arguments[3]) else { fail("thumbnail needs a SIZE") }
+    measure("thumbnail") { try KingfisherImage.downsampled(data: data, maxPixelSize: size) }
+default:
+    fail("unknown mode \(mode)")
+}

@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Kingfisher",
+    products: [
+        .library(name: "Kingfisher", targets: ["Kingfisher"]),
+        .executable(name: "kf", targets: ["kf"]),
+        .executable(name: "kf-bench", targets: ["KingfisherBenchmark"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSpng",
+            pkgConfig: "spng",
+            providers: [.apt(["libspng-dev"])]
+        ),
+        .systemLibrary(
+            name: "CGif",
+            providers: [.apt(["libgif-dev"])]
+        ),
+        .systemLibrary(
+            name: "CWebP",
+            pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"])]
+        ),
+        .target(
+            name: "Kingfisher",
+            dependencies: ["CTurboJPEG", "CSpng", "CGif", "CWebP"]
+        ),
+        .executableTarget(
+            name: "kf",
+            dependencies: [
+                "Kingfisher",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "KingfisherBenchmark",
+            dependencies: ["Kingfisher"],
+            path: "Benchmarks/KingfisherBenchmark"
+        ),
+        .testTarget(
+            name: "KingfisherTests",
+            dependencies: ["Kingfisher"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,29 @@
+import Foundation
+
+/// The default serializer, as Kingfisher's: the image is stored in the format of its original
+/// data (else GIF for an image decoded from a GIF, else PNG), re-encoded unless
+/// ``preferCacheOriginalData`` is set, in which case the original bytes are stored as they came.
+public struct DefaultCacheSerializer: CacheSerializer {
+    /// The shared default instance.
+    public static let `default` = DefaultCacheSerializer()
+
+    /// Quality for lossy formats (JPEG, WebP), 0…1. Default 1.0 (WebP at 1.0 is lossless).
+    public var compressionQuality: CGFloat = 1.0
+
+    /// Store the original data as it came when there is any, instead of re-encoding the image.
+    /// Default `false`.
+    public var preferCacheOriginalData: Bool = false
+
+    /// Equals ``preferCacheOriginalData``.
+    public var originalDataUsed: Bool { preferCacheOriginalData }
+
+    /// Creates a serializer with the defaults above.
+    public init() {}
+
+    public func data(with image: KFCrossPlatformImage, original: Data?) -> Data? {
+        if preferCacheOriginalData, let original { return original }
+        let format = original?.kf.imageFormat
+            ?? (image.format == .GIF && image.originalData != nil ? .GIF : .unknown)
+        return image.kf.data(format: format.isSupported ? format : .unknown, compressionQuality: compressionQuality)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// A serializer that stores images in one chosen format, as Kingfisher's
+/// `FormatIndicatedCacheSerializer`. When encoding in that format fails, it tries the original
+/// data's format, then the original bytes themselves, then PNG.
+public struct FormatIndicatedCacheSerializer: CacheSerializer {
+    /// Stores PNG (alpha kept).
+    public static let png = FormatIndicatedCacheSerializer(imageFormat: .PNG, compressionQuality: nil)
+    /// Stores JPEG at quality 1.0.
+    public static let jpeg = FormatIndicatedCacheSerializer(imageFormat: .JPEG, compressionQuality: 1.0)
+    /// Stores GIF (an unmodified GIF keeps its original bytes).
+    public static let gif = FormatIndicatedCacheSerializer(imageFormat: .GIF, compressionQuality: nil)
+    /// Stores lossless WebP.
+    public static let webp = FormatIndicatedCacheSerializer(imageFormat: .WebP, compressionQuality: 1.0)
+
+    /// Stores JPEG at `compressionQuality` (0…1).
+    public static func jpeg(compressionQuality: CGFloat) -> FormatIndicatedCacheSerializer {
+        FormatIndicatedCacheSerializer(imageFormat: .JPEG, compressionQuality: compressionQuality)
+    }
+
+    /// Stores lossy WebP at `compressionQuality` (0…1; 1.0 is lossless).
+    public static func webp(compressionQuality: CGFloat) -> FormatIndicatedCacheSerializer {
+        FormatIndicatedCacheSerializer(imageFormat: .WebP, compressionQuality: compressionQuality)
+    }
+
+    /// The format images are stored in.
+    public let imageFormat: ImageFormat
+    /// Quality for JPEG and WebP; `nil` means 1.0.
+    public let compressionQuality: CGFloat?
+
+    private func encode(_ image: KFCrossPlatformImage, as format: ImageFormat) -> Data? {
+        guard format.isSupported else { return nil }
+        return image.kf.data(format: format, compressionQuality: compressionQuality ?? 1.0)
+    }
+
+    public func data(with image: KFCrossPlatformImage, original: Data?) -> Data? {
+        if let data = encode(image, as: imageFormat) { return data }
+        let originalFormat = original?.kf.imageFormat ?? .unknown
+        if originalFormat != imageFormat, let data = encode(image, as: originalFormat) { return data }
+        return original ?? image.kf.pngRepresentation()
+    }
+}

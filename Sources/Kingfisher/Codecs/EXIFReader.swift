@@ -1,0 +1,72 @@
+/// Reads the orientation tag from EXIF (TIFF-structured) metadata, with every offset checked
+/// against the buffer: EXIF arrives from the network and is as untrusted as the pixels.
+enum EXIFReader {
+    /// The largest EXIF block parsed; anything larger is ignored (orientation 1). 1 MiB.
+    static let maxEXIFSize = 1 << 20
+
+    /// The orientation in a TIFF-structured block (`II*\0` or `MM\0*` header), or `.up` when the
+    /// block is malformed or has no orientation tag. A leading `Exif\0\0` is skipped.
+    static func orientation(tiff bytes: UnsafeRawBufferPointer) -> ImageOrientation {
+        var data = bytes
+        if data.count >= 6, Array(data[0..<6]) == [0x45, 0x78, 0x69, 0x66, 0, 0] {
+            data = UnsafeRawBufferPointer(rebasing: data[6...])
+        }
+        guard data.count >= 8, data.count <= maxEXIFSize else { return .up }
+        let littleEndian: Bool
+        switch (data[0], data[1]) {
+        case (0x49, 0x49): littleEndian = true
+        case (0x4D, 0x4D): littleEndian = false
+        default: return .up
+        }
+        func u16(_ at: Int) -> Int? {
+            guard at >= 0, at + 2 <= data.count else { return nil }
+            let a = Int(data[at]), b = Int(data[at + 1])
+            return littleEndian ? a | b << 8 : a << 8 | b
+        }
+        func u32(_ at: Int) -> Int? {
+            guard let lo = u16(littleEndian ? at : at + 2), let hi = u16(littleEndian ? at + 2 : at) else { return nil }
+            return hi << 16 | lo
+        }
+        guard u16(2) == 42, let ifd = u32(4), let entries = u16(ifd) else { return .up }
+        for index in 0..<entries {
+            let entry = ifd + 2 + index * 12
+            guard let tag = u16(entry) else { return .up }
+            if tag == 0x0112 {
+                guard let type = u16(entry + 2), type == 3, let value = u16(entry + 8) else { return .up }
+                return ImageOrientation(rawValue: value) ?? .up
+            }
+        }
+        return .up
+    }
+}
+
+/// What the marker segments of a JPEG before its first scan say about how to read it.
+struct JPEGMetadata {
+    /// The EXIF orientation (APP1), `.up` when absent.
+    var orientation: ImageOrientation = .up
+    /// Whether an Adobe APP14 segment is present: CMYK data is then stored inverted.
+    var hasAdobeMarker = false
+
+    /// Walks the marker segments up to the first scan. Malformed segments end the walk; the
+    /// decoder reports real corruption itself.
+    init(jpeg bytes: UnsafeRawBufferPointer) {
+        var pos = 2
+        while pos + 4 <= bytes.count {
+            guard bytes[pos] == 0xFF else { return }
+            let marker = bytes[pos + 1]
+            if marker == 0xFF { pos += 1; continue }
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { pos += 2; continue }
+            if marker == 0xDA || marker == 0xD9 { return }
+            let length = Int(bytes[pos + 2]) << 8 | Int(bytes[pos + 3])
+            let start = pos + 4, end = pos + 2 + length
+            guard length >= 2, end <= bytes.count else { return }
+            let segment = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            if marker == 0xE1, segment.count > 6, Array(segment[0..<6]) == [0x45, 0x78, 0x69, 0x66, 0, 0] {
+                orientation = EXIFReader.orientation(tiff: segment)
+            } else if marker == 0xEE, segment.count >= 5, Array(segment[0..<5]) == Array("Adobe".utf8) {
+                hasAdobeMarker = true
+            }
+            pos = end
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import CSpng
+import Foundation
+
+/// PNG through libspng: every colour type and bit depth (16-bit reduced to 8 by taking the high
+/// byte), palettes and colour keys with tRNS, Adam7 interlacing, eXIf orientation.
+enum PNGCodec {
+    private static let format = ImageFormat.PNG
+    /// The largest ancillary chunk, and the most ancillary data in all, kept while decoding: 16 MiB.
+    private static let chunkLimit = 16 << 20
+
+    private static func error(_ code: Int32) -> KingfisherError {
+        if code == Int32(SPNG_EOF.rawValue) {
+            return .imageCodingError(reason: .truncatedData(format: format))
+        }
+        let message = String(cString: spng_strerror(code))
+        return .imageCodingError(reason: .corruptedData(format: format, detail: message))
+    }
+
+    /// Decodes `bytes`; with `maxPixelSize`, the full image is decoded (PNG cannot be decoded at
+    /// a reduced scale) and then resampled to fit.
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+        guard let ctx = spng_ctx_new(0) else {
+            throw KingfisherError.imageCodingError(reason: .corruptedData(format: format, detail: "libspng could not start"))
+        }
+        defer { spng_ctx_free(ctx) }
+        spng_set_crc_action(ctx, Int32(SPNG_CRC_ERROR.rawValue), Int32(SPNG_CRC_DISCARD.rawValue))
+        spng_set_chunk_limits(ctx, chunkLimit, chunkLimit)
+        var status = spng_set_png_buffer(ctx, bytes.baseAddress, bytes.count)
+        guard status == 0 else { throw error(status) }
+        var header = spng_ihdr()
+        status = spng_get_ihdr(ctx, &header)
+        guard status == 0 else { throw error(status) }
+        let width = Int(header.width), height = Int(header.height)
+        try PixelLimit(maxPixelCount: options.maxPixelCount, format: format).check(width: width, height: height)
+
+        let fmt = Int32(SPNG_FMT_RGBA8.rawValue)
+        var size = 0
+        status = spng_decoded_image_size(ctx, fmt, &size)
+        guard status == 0, size == width * height * 4 else { throw error(status) }
+        var failure: Int32 = 0
+        let pixels = PixelBuffer.make(count: size) { out in
+            failure = spng_decode_image(ctx, out, size, fmt, Int32(SPNG_DECODE_TRNS.rawValue))
+        }
+        guard failure == 0 else { throw error(failure) }
+
+        var transparency = spng_trns()
+        let hasAlpha = header.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
+            || header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE_ALPHA.rawValue)
+            || spng_get_trns(ctx, &transparency) == 0
+        var image = DecodedImage(width: width, height: height, frames: [ImageFrame(pixels: pixels)], hasAlpha: hasAlpha)
+        if let maxPixelSize {
+            let target = DownsamplingTarget.fit(width: width, height: height, maxPixelSize: maxPixelSize)
+            image.resample(to: target.width, target.height)
+        }
+        image.applyOrientation(exifOrientation(ctx))
+        return image
+    }
+
+    private static func exifOrientation(_ ctx: OpaquePointer) -> ImageOrientation {
+        var exif = spng_exif()
+        guard spng_get_exif(ctx, &exif) == 0, let data = exif.data, exif.length > 0 else { return .up }
+        return EXIFReader.orientation(tiff: UnsafeRawBufferPointer(start: data, count: exif.length))
+    }
+
+    /// Encodes the first frame as an 8-bit PNG: RGBA when any pixel is non-opaque, else RGB.
+    static func encode(_ image: KingfisherImage) throws -> Data {
+        guard let ctx = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
+            throw KingfisherError.imageCodingError(reason: .encodingFailed(format: format, detail: "libspng could not start"))
+        }
+        defer { spng_ctx_free(ctx) }
+        spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1)
+        let opaque = !image.hasAlpha || PixelOps.isOpaque(image.pixels)
+        var header = spng_ihdr()
+        header.width = UInt32(image.pixelWidth)
+        header.height = UInt32(image.pixelHeight)
+        header.bit_depth = 8
+        header.color_type = UInt8(opaque ? SPNG_COLOR_TYPE_TRUECOLOR.rawValue : SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
+        var status = spng_set_ihdr(ctx, &header)
+        let samples = opaque ? PixelOps.dropAlpha(image.pixels) : image.pixels
+        if status == 0 {
+            status = samples.withUnsafeBytes { raw in
+                spng_encode_image(ctx, raw.baseAddress, raw.count, Int32(SPNG_FMT_PNG.rawValue),
+                                  Int32(SPNG_ENCODE_FINALIZE.rawValue))
+            }
+        }
+        var length = 0
+        var bufferError: Int32 = 0
+        guard status == 0, let buffer = spng_get_png_buffer(ctx, &length, &bufferError) else {
+            let message = String(cString: spng_strerror(status != 0 ? status : bufferError))
+            throw KingfisherError.imageCodingError(reason: .encodingFailed(format: format, detail: message))
+        }
+        defer { free(buffer) }
+        return Data(bytes: buffer, count: length)
+    }
+}

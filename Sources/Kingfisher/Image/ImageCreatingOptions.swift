@@ -1,0 +1,37 @@
+import Foundation
+
+/// Options for creating an image from data, as Kingfisher's `ImageCreatingOptions`, plus the
+/// pixel limit that protects against decompression bombs.
+public struct ImageCreatingOptions: Sendable {
+    /// The default pixel limit: 100 megapixels (400 MB of RGBA), all frames of an animation counted.
+    public static let defaultMaxPixelCount = 100_000_000
+
+    /// The scale of the created image. Default 1.
+    public var scale: CGFloat
+    /// Kingfisher's fixed animation duration override, in seconds; 0 keeps the frames' own. Default 0.
+    public var duration: TimeInterval
+    /// Whether all frames of an animation are decoded up front. Frames are always decoded eagerly
+    /// on Linux, so this is kept for API compatibility only. Default `false`.
+    public var preloadAll: Bool
+    /// Whether only the first frame of an animated image is loaded. Default `false`.
+    public var onlyFirstFrame: Bool
+    /// The largest number of pixels (width x height x frames) a decoder accepts. Images over it
+    /// are refused from their header, before any pixel buffer is allocated.
+    /// Default ``defaultMaxPixelCount`` (100 000 000).
+    public var maxPixelCount: Int
+
+    /// Creates options; every parameter defaults as documented on its property.
+    public init(
+        scale: CGFloat = 1.0,
+        duration: TimeInterval = 0.0,
+        preloadAll: Bool = false,
+        onlyFirstFrame: Bool = false,
+        maxPixelCount: Int = ImageCreatingOptions.defaultMaxPixelCount
+    ) {
+        self.scale = scale
+        self.duration = duration
+        self.preloadAll = preloadAll
+        self.onlyFirstFrame = onlyFirstFrame
+        self.maxPixelCount = maxPixelCount
+    }
+}

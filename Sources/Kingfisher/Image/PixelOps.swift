@@ -1,0 +1,30 @@
+/// Small whole-buffer operations on RGBA8 pixels shared by the encoders.
+enum PixelOps {
+    /// Whether every alpha byte is 255.
+    static func isOpaque(_ pixels: [UInt8]) -> Bool {
+        pixels.withUnsafeBufferPointer { buffer in
+            var all: UInt8 = 255
+            var i = 3
+            while i < buffer.count {
+                all &= buffer[i]
+                i += 4
+            }
+            return all == 255
+        }
+    }
+
+    /// RGB8 samples (3 bytes per pixel) of RGBA8 pixels.
+    static func dropAlpha(_ pixels: [UInt8]) -> [UInt8] {
+        let count = pixels.count / 4
+        return PixelBuffer.make(count: count * 3) { out in
+            pixels.withUnsafeBufferPointer { src in
+                let s = src.baseAddress!
+                for i in 0..<count {
+                    out[i * 3] = s[i * 4]
+                    out[i * 3 + 1] = s[i * 4 + 1]
+                    out[i * 3 + 2] = s[i * 4 + 2]
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import Kingfisher
+
+/// `kf process INPUT --output OUT [--processor SPEC] [--format F] [--quality Q] [--max-pixels N]`.
+struct Process: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decode an image (upright), apply processors, and encode it.",
+        discussion: """
+            SPEC is a list of steps joined by '|>'. Steps: downsample(WxH) decodes straight to the \
+            smallest size that covers W x H points (longest side at most max(W, H)), as \
+            DownsamplingImageProcessor does. Refused input exits with status 65 and leaves no output.
+            """
+    )
+
+    @Argument(help: "The input image.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The output file, written atomically.")
+    var output: String
+
+    @Option(help: "Processors to apply, e.g. 'downsample(400x400)'.")
+    var processor: String?
+
+    @Option(help: "Output format: png, jpeg, gif or webp. Default: from the output file's extension.")
+    var format: String?
+
+    @Option(help: "Quality for JPEG and lossy WebP, 0...1. Default 0.9; WebP at 1.0 is lossless.")
+    var quality: Double = 0.9
+
+    @Option(help: "Refuse images with more pixels than this (all frames counted).")
+    var maxPixels: Int = ImageCreatingOptions.defaultMaxPixelCount
+
+    func validate() throws {
+        guard (0...1).contains(quality) else { throw ValidationError("--quality must be between 0 and 1") }
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+    }
+
+    func run() throws {
+        let steps: [ProcessingStep]
+        do {
+            steps = try ProcessingStep.parse(processor ?? "")
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        guard let outputFormat = Self.outputFormat(named: format ?? (output as NSString).pathExtension) else {
+            throw ValidationError("unknown output format '\(format ?? (output as NSString).pathExtension)': use png, jpeg, gif or webp")
+        }
+        let data = readInput(input)
+        do {
+            let image = try ProcessingStep.run(steps, on: data, options: ImageCreatingOptions(maxPixelCount: maxPixels))
+            let encoded = try image.encoded(as: outputFormat, compressionQuality: quality,
+                                            lossless: outputFormat == .WebP && quality >= 1)
+            try AtomicFile.write(encoded, to: output)
+        } catch let error as KingfisherError {
+            exitWithError("\(input): \(error)", status: refusedInputStatus)
+        } catch {
+            exitWithError("\(output): \(error.localizedDescription)", status: 73)
+        }
+    }
+
+    static func outputFormat(named name: String) -> ImageFormat? {
+        switch name.lowercased() {
+        case "png": return .PNG
+        case "jpg", "jpeg": return .JPEG
+        case "gif": return .GIF
+        case "webp": return .WebP
+        default: return nil
+        }
+    }
+}
