@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(
             name: "KingfisherTests",
             dependencies: ["Kingfisher"],
-            resources: [.copy("Fixtures")]
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

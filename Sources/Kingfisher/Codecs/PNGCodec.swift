@@ -9,7 +9,8 @@ enum PNGCodec {
     private static let chunkLimit = 16 << 20
 
     private static func error(_ code: Int32) -> KingfisherError {
-        if code == Int32(SPNG_EOF.rawValue) {
+        // SPNG_IO_EOF: the buffer ended mid-chunk; SPNG_EOF: it ended before IEND.
+        if code == Int32(SPNG_IO_EOF.rawValue) || code == Int32(SPNG_EOF.rawValue) {
             return .imageCodingError(reason: .truncatedData(format: format))
         }
         let message = String(cString: spng_strerror(code))

@@ -144,60 +144,71 @@ enum WebPCodec {
 
     // MARK: Encoding
 
-    /// Encodes as WebP: lossy at `quality` (0…1, clamped) or lossless; an animated image becomes
-    /// an animated WebP with its frame durations and loop count.
+    /// Encodes as WebP: lossy at `quality` (0…1, clamped) or lossless (keeping the exact colour
+    /// of fully transparent pixels); an animated image becomes an animated WebP with its frame
+    /// durations and loop count.
     static func encode(_ image: KingfisherImage, quality: CGFloat, lossless: Bool) throws -> Data {
-        let q = Float(min(max(quality, 0), 1) * 100)
-        if image.isAnimated { return try encodeAnimation(image, quality: q, lossless: lossless) }
-        var output: UnsafeMutablePointer<UInt8>?
-        let stride = Int32(image.pixelWidth * 4)
-        let size = image.pixels.withUnsafeBufferPointer { src in
-            lossless
-                ? WebPEncodeLosslessRGBA(src.baseAddress, Int32(image.pixelWidth), Int32(image.pixelHeight), stride, &output)
-                : WebPEncodeRGBA(src.baseAddress, Int32(image.pixelWidth), Int32(image.pixelHeight), stride, q, &output)
+        var config = WebPConfig()
+        guard WebPConfigInit(&config) != 0 else { throw encodingFailure("libwebp version mismatch") }
+        config.quality = Float(min(max(quality, 0), 1) * 100)
+        config.lossless = lossless ? 1 : 0
+        config.exact = lossless ? 1 : 0
+        if image.isAnimated { return try encodeAnimation(image, config: &config) }
+        var writer = WebPMemoryWriter()
+        WebPMemoryWriterInit(&writer)
+        defer { WebPMemoryWriterClear(&writer) }
+        try withPicture(image.pixels, width: image.pixelWidth, height: image.pixelHeight) { picture in
+            picture.writer = WebPMemoryWrite
+            try withUnsafeMutablePointer(to: &writer) { writerPointer in
+                picture.custom_ptr = UnsafeMutableRawPointer(writerPointer)
+                guard WebPEncode(&config, &picture) != 0 else {
+                    throw encodingFailure("libwebp error \(picture.error_code.rawValue)")
+                }
+            }
         }
-        defer { WebPFree(output) }
-        guard size > 0, let output else {
-            throw KingfisherError.imageCodingError(reason: .encodingFailed(format: format, detail: "libwebp could not encode the image"))
-        }
-        return Data(bytes: output, count: size)
+        return Data(bytes: writer.mem, count: writer.size)
     }
 
-    private static func encodeAnimation(_ image: KingfisherImage, quality: Float, lossless: Bool) throws -> Data {
-        func failure(_ detail: String) -> KingfisherError {
-            .imageCodingError(reason: .encodingFailed(format: format, detail: detail))
-        }
+    private static func encodingFailure(_ detail: String) -> KingfisherError {
+        .imageCodingError(reason: .encodingFailed(format: format, detail: detail))
+    }
+
+    /// Runs `body` with a libwebp picture holding `pixels`, freed afterwards.
+    private static func withPicture(
+        _ pixels: [UInt8], width: Int, height: Int, _ body: (inout WebPPicture) throws -> Void
+    ) throws {
+        var picture = WebPPicture()
+        guard WebPPictureInit(&picture) != 0 else { throw encodingFailure("libwebp version mismatch") }
+        picture.width = Int32(width)
+        picture.height = Int32(height)
+        picture.use_argb = 1
+        defer { WebPPictureFree(&picture) }
+        let imported = pixels.withUnsafeBufferPointer { WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(width * 4)) }
+        guard imported != 0 else { throw encodingFailure("cannot import the pixels") }
+        try body(&picture)
+    }
+
+    private static func encodeAnimation(_ image: KingfisherImage, config: inout WebPConfig) throws -> Data {
         var encoderOptions = WebPAnimEncoderOptions()
-        var config = WebPConfig()
-        guard WebPAnimEncoderOptionsInit(&encoderOptions) != 0, WebPConfigInit(&config) != 0 else {
-            throw failure("libwebp version mismatch")
-        }
+        guard WebPAnimEncoderOptionsInit(&encoderOptions) != 0 else { throw encodingFailure("libwebp version mismatch") }
         encoderOptions.anim_params.loop_count = Int32(image.loopCount)
-        config.quality = quality
-        config.lossless = lossless ? 1 : 0
-        let width = Int32(image.pixelWidth), height = Int32(image.pixelHeight)
-        guard let encoder = WebPAnimEncoderNew(width, height, &encoderOptions) else { throw failure("cannot create the encoder") }
+        guard let encoder = WebPAnimEncoderNew(Int32(image.pixelWidth), Int32(image.pixelHeight), &encoderOptions) else {
+            throw encodingFailure("cannot create the animation encoder")
+        }
         defer { WebPAnimEncoderDelete(encoder) }
         var timestamp: Int32 = 0
         for frame in image.frames {
-            var picture = WebPPicture()
-            guard WebPPictureInit(&picture) != 0 else { throw failure("libwebp version mismatch") }
-            picture.width = width
-            picture.height = height
-            picture.use_argb = 1
-            defer { WebPPictureFree(&picture) }
-            let imported = frame.pixels.withUnsafeBufferPointer {
-                WebPPictureImportRGBA(&picture, $0.baseAddress, width * 4)
-            }
-            guard imported != 0, WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else {
-                throw failure(String(cString: WebPAnimEncoderGetError(encoder)))
+            try withPicture(frame.pixels, width: image.pixelWidth, height: image.pixelHeight) { picture in
+                guard WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else {
+                    throw encodingFailure(String(cString: WebPAnimEncoderGetError(encoder)))
+                }
             }
             timestamp += Int32((frame.duration * 1000).rounded())
         }
         var output = WebPData()
         guard WebPAnimEncoderAdd(encoder, nil, timestamp, nil) != 0,
               WebPAnimEncoderAssemble(encoder, &output) != 0 else {
-            throw failure(String(cString: WebPAnimEncoderGetError(encoder)))
+            throw encodingFailure(String(cString: WebPAnimEncoderGetError(encoder)))
         }
         defer { WebPDataClear(&output) }
         return Data(bytes: output.bytes, count: output.size)

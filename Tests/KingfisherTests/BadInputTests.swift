@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import Kingfisher
+
+/// Bad input gets the right KingfisherError, quickly, and never a crash.
+@Suite struct BadInputTests {
+    typealias Reason = KingfisherError.ImageCodingErrorReason
+
+    @Test func emptyDataIsRefused() {
+        #expect(codingErrorReason { _ = try KingfisherImage.decode(data: Data()) } == .emptyData)
+    }
+
+    @Test func htmlErrorPageIsNamed() throws {
+        let reason = codingErrorReason { _ = try KingfisherImage.decode(data: try Fixtures.data("html_error.html")) }
+        #expect(reason == .unknownFormat(description: "an HTML document"))
+        #expect(reason?.errorCode == 6002)
+    }
+
+    @Test func randomBytesAreNotAnImage() throws {
+        let reason = codingErrorReason { _ = try KingfisherImage.decode(data: try Fixtures.data("random.bin")) }
+        guard case .unknownFormat(let description)? = reason else {
+            Issue.record("expected unknownFormat, got \(String(describing: reason))")
+            return
+        }
+        #expect(description.hasPrefix("binary data starting with"))
+    }
+
+    /// Every prefix of every fixture of each format either decodes or fails with a coding error.
+    @Test(arguments: ["photo_baseline_420.jpg", "photo_progressive.jpg", "png_rgba_8_adam7.png", "photo.png",
+                      "gif_disposal_background.gif", "photo_lossy.webp", "photo_lossless.webp", "webp_animated.webp"])
+    func truncatedFilesAreRefused(_ file: String) throws {
+        let data = try Fixtures.data(file)
+        let format = data.kf.imageFormat
+        // Cut in the middle of the pixel data: refused as truncated.
+        let half = data.prefix(data.count / 2)
+        let reason = codingErrorReason { _ = try KingfisherImage.decode(data: Data(half)) }
+        #expect(reason == .truncatedData(format: format), "\(file) cut at half: \(String(describing: reason))")
+        // Every other cut point: a coding error or (for cuts in trailing metadata) an image; no crash.
+        for length in Swift.stride(from: 1, to: data.count, by: max(1, data.count / 97)) {
+            do {
+                _ = try KingfisherImage.decode(data: Data(data.prefix(length)))
+            } catch let error as KingfisherError {
+                if case .imageCodingError = error {} else { Issue.record("\(file)[..<\(length)]: \(error)") }
+            }
+        }
+    }
+
+    @Test(arguments: ["png_100000x100000.png", "jpeg_65000x65000.jpg", "gif_huge_screen.gif", "webp_huge.webp"])
+    func decompressionBombsAreRefusedFromTheHeader(_ file: String) throws {
+        let data = try Fixtures.data(file)
+        let clock = ContinuousClock()
+        var reason: Reason?
+        let elapsed = clock.measure {
+            reason = codingErrorReason { _ = try KingfisherImage.decode(data: data) }
+        }
+        guard case .tooManyPixels(let format, let width, let height, _, let limit)? = reason else {
+            Issue.record("\(file): expected tooManyPixels, got \(String(describing: reason))")
+            return
+        }
+        #expect(format == data.kf.imageFormat)
+        #expect(width * height > limit)
+        #expect(elapsed < .milliseconds(100), "\(file) took \(elapsed)")
+        // The downsampled decode refuses it too: the limit is on the source, not the output.
+        #expect(codingErrorReason { _ = try KingfisherImage.downsampled(data: data, maxPixelSize: 100) } != nil)
+    }
+
+    @Test func lyingPNGDataIsCorrupted() throws {
+        let reason = codingErrorReason { _ = try KingfisherImage.decode(data: try Fixtures.data("png_lying_idat.png")) }
+        switch reason {
+        case .corruptedData(.PNG, _)?, .truncatedData(.PNG)?: break
+        default: Issue.record("expected a PNG data error, got \(String(describing: reason))")
+        }
+    }
+
+    @Test func pixelLimitIsASetting() throws {
+        let data = try Fixtures.data("photo.png")  // 190 x 127
+        let small = ImageCreatingOptions(maxPixelCount: 190 * 127 - 1)
+        #expect(codingErrorReason { _ = try KingfisherImage.decode(data: data, options: small) }
+                == .tooManyPixels(format: .PNG, width: 190, height: 127, frameCount: 1, limit: 190 * 127 - 1))
+        #expect(try KingfisherImage.decode(data: data, options: ImageCreatingOptions(maxPixelCount: 190 * 127)).pixelWidth == 190)
+    }
+
+    @Test func animationFramesCountTowardsThePixelLimit() throws {
+        let data = try Fixtures.data("webp_animated.webp")  // 24 x 16 x 3 frames
+        let limit = 24 * 16 * 3 - 1
+        #expect(codingErrorReason { _ = try KingfisherImage.decode(data: data, options: ImageCreatingOptions(maxPixelCount: limit)) }
+                == .tooManyPixels(format: .WebP, width: 24, height: 16, frameCount: 3, limit: limit))
+        let gif = try Fixtures.data("gif_disposal_none.gif")  // 20 x 16 x 3 frames
+        let reason = codingErrorReason { _ = try KingfisherImage.decode(data: gif, options: ImageCreatingOptions(maxPixelCount: 20 * 16 * 2)) }
+        #expect(reason == .tooManyPixels(format: .GIF, width: 20, height: 16, frameCount: 3, limit: 20 * 16 * 2))
+    }
+
+    @Test func corruptedJPEGBodyIsRefused() throws {
+        var data = try Fixtures.data("photo_baseline_444.jpg")
+        // Overwrite the start of the scan's Huffman tables with garbage markers.
+        let sos = data.firstRange(of: Data([0xFF, 0xC4]))!.lowerBound
+        for i in sos..<(sos + 40) { data[i] = 0xFF }
+        let reason = codingErrorReason { _ = try KingfisherImage.decode(data: data) }
+        #expect(reason != nil)
+    }
+}
