@@ -92,4 +92,10 @@ extension KingfisherError: LocalizedError, CustomStringConvertible {
 extension KingfisherError: CustomNSError {
     /// ``domain``.
     public static var errorDomain: String { domain }
+
+    /// Carries ``errorDescription`` as `NSLocalizedDescriptionKey`, so `localizedDescription`
+    /// says what happened.
+    public var errorUserInfo: [String: Any] {
+        [NSLocalizedDescriptionKey: errorDescription ?? description]
+    }
 }

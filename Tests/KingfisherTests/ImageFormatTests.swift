@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import Kingfisher
+
+@Suite struct ImageFormatTests {
+    @Test func recognisesMagicBytes() {
+        let cases: [([UInt8], ImageFormat)] = [
+            ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0], .PNG),
+            ([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10, 0x4A, 0x46, 0x49, 0x46], .JPEG),
+            (Array("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8), .GIF),
+            (Array("GIF87a\u{1}\u{0}\u{1}\u{0}".utf8), .GIF),
+            (Array("RIFF\u{10}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), .WebP),
+            ([0, 0, 0, 0x18] + Array("ftypheic".utf8), .HEIC),
+            ([0, 0, 0, 0x1C] + Array("ftypavif".utf8), .AVIF),
+            (Array("BM".utf8) + [0, 0, 0, 0, 0, 0, 0, 0], .BMP),
+            ([0x49, 0x49, 0x2A, 0, 8, 0, 0, 0], .TIFF),
+            ([0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8], .TIFF),
+            (Array("RIFF\u{10}\u{0}\u{0}\u{0}WAVEfmt ".utf8), .unknown),
+            ([0xFF, 0xD8, 0xFF], .unknown),  // too short to be sure
+            ([], .unknown),
+        ]
+        for (bytes, format) in cases {
+            #expect(Data(bytes).kf.imageFormat == format, "\(bytes)")
+        }
+    }
+
+    @Test func describesNonImageContent() {
+        #expect(ImageDecoder.describeContent(Data("  <!DOCTYPE html><html>".utf8)) == "an HTML document")
+        #expect(ImageDecoder.describeContent(Data("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8)) == "an SVG document")
+        #expect(ImageDecoder.describeContent(Data("{\"error\": 404}".utf8)) == "JSON text")
+        #expect(ImageDecoder.describeContent(Data("Not Found".utf8)) == "text (\"Not Found\")")
+    }
+
+    @Test func errorsCarryCodesAndReadableDescriptions() {
+        let error = KingfisherError.imageCodingError(reason: .tooManyPixels(format: .PNG, width: 100_000, height: 100_000, frameCount: 1, limit: 100_000_000))
+        #expect(error.errorCode == 6006)
+        #expect(error.localizedDescription.contains("PNG"))
+        #expect(error.localizedDescription.contains("100000x100000"))
+        #expect(KingfisherError.errorDomain == "com.onevcat.Kingfisher.Error")
+    }
+}

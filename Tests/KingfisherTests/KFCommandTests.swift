@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+@testable import Kingfisher
+
+/// The `kf` executable, run as a user runs it.
+@Suite struct KFCommandTests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var executable: URL {
+        // The test bundle sits in the build products directory, next to `kf`.
+        var directory = Bundle.main.bundleURL
+        if !FileManager.default.fileExists(atPath: directory.appendingPathComponent("kf").path) {
+            directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent("kf")
+    }
+
+    func kf(_ arguments: String...) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("kf-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func infoPrintsJSON() throws {
+        let run = try kf("info", Fixtures.directory.appendingPathComponent("gif_disposal_background.gif").path, "--json")
+        #expect(run.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(object["format"] as? String == "GIF")
+        #expect(object["width"] as? Int == 20 && object["height"] as? Int == 16)
+        #expect(object["frames"] as? Int == 3)
+        #expect(object["durations"] as? [Double] == [0.1, 0.1, 0.25])
+        #expect(object["loopCount"] as? Int == 3)
+        #expect(object["hasAlpha"] as? Bool == true)
+        #expect(object["orientation"] as? Int == 1)
+    }
+
+    @Test func infoReportsOrientation() throws {
+        let run = try kf("info", Fixtures.directory.appendingPathComponent("orientation_8.jpg").path, "--json")
+        #expect(run.stdout.contains("\"orientation\":8"))
+        #expect(run.stdout.contains("\"width\":48"))
+    }
+
+    @Test func processDownsamplesAndWritesTheFormatOfTheExtension() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("thumb.webp")
+        let run = try kf("process", Fixtures.directory.appendingPathComponent("photo_progressive.jpg").path,
+                         "--processor", "downsample(64x64)", "--output", output.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let image = try KingfisherImage.decode(data: Data(contentsOf: output))
+        #expect(image.format == .WebP)
+        #expect(max(image.pixelWidth, image.pixelHeight) == 64)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["thumb.webp"])
+    }
+
+    @Test func processWritesUprightPixels() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out.png")
+        let run = try kf("process", Fixtures.directory.appendingPathComponent("orientation_5.jpg").path, "--output", output.path)
+        #expect(run.status == 0)
+        let image = try KingfisherImage.decode(data: Data(contentsOf: output))
+        let reference = try Fixtures.reference("orientation.ref.png")
+        #expect(psnr(image.pixels, reference.pixels) > 40)
+    }
+
+    @Test(arguments: ["html_error.html", "png_100000x100000.png", "sample.heic", "png_lying_idat.png"])
+    func refusedInputExits65WithOneLineAndNoOutput(_ file: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out.jpg")
+        let run = try kf("process", Fixtures.directory.appendingPathComponent(file).path, "--output", output.path)
+        #expect(run.status == 65)
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(run.stderr.contains(file))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    @Test func formatFlagOverridesTheExtensionAndQualityIsChecked() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out.bin")
+        let input = Fixtures.directory.appendingPathComponent("photo.png").path
+        #expect(try kf("process", input, "--output", output.path, "--format", "jpeg", "--quality", "0.5").status == 0)
+        #expect(try Data(contentsOf: output).kf.imageFormat == .JPEG)
+        #expect(try kf("process", input, "--output", output.path, "--quality", "5").status == 64)
+        #expect(try kf("process", input, "--output", directory.appendingPathComponent("x.xyz").path).status == 64)
+        #expect(try kf("process", input, "--output", output.path, "--format", "png", "--processor", "blur(3)").status == 64)
+    }
+
+    @Test func maxPixelsIsAnOption() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.directory.appendingPathComponent("photo.png").path
+        let run = try kf("process", input, "--output", directory.appendingPathComponent("o.png").path, "--max-pixels", "1000")
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("over the limit of 1000 pixels"))
+    }
+}
