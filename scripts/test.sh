@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# The whole test suite: install what is missing, then build and run every test.
+# The whole test suite: install what is missing, build and run every Swift test, then check
+# that kf decodes real photographs of every kind to the pixels Pillow gives.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
 swift build --build-tests
 swift test --skip-build
+
+scripts/install-python-deps.sh
+python3 Benchmarks/compare_with_pillow.py --kf "$(swift build --show-bin-path)/kf"
