@@ -578,6 +578,7 @@ def main() -> int:
           f"total {time.monotonic() - t0:.1f} s; workdir {wd if tmp is None else '(temporary)'}")
     if tmp is not None:
         tmp.cleanup()
+    print(f"pillow-check: {len(cases) - failures} passed, {failures} failed")
     return 1 if failures else 0
 
 
