@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Benchmarks kf against its peers in one run and writes BENCHMARKS.md.
+# Installs what is missing (Debian: libvips-tools, hyperfine, gcc; pip: Pillow, scikit-image),
+# builds in release mode, generates the inputs at run time into a temporary directory.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh libvips-tools hyperfine gcc
+scripts/install-python-deps.sh
+
+echo "Building (release)..."
+swift build -c release --product kf 2>&1 | tail -n 1
+swift build -c release --product kf-bench 2>&1 | tail -n 1
+bin="$(swift build -c release --show-bin-path)"
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cc -O2 -o "$work/bare_decode" Benchmarks/bare_decode.c $(pkg-config --cflags --libs libturbojpeg)
+python3 Benchmarks/make_inputs.py "$work" >/dev/null
+
+python3 Benchmarks/run_benchmarks.py --bin "$bin" --bare "$work/bare_decode" --work "$work" --output BENCHMARKS.md

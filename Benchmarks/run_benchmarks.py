@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Runs every benchmark scenario, peers in the same run, and writes the Markdown report.
+
+Called by Benchmarks/run.sh after it has built kf, kf-bench and bare_decode and generated
+the inputs (WORK/photo_4000x3000.{jpg,png,webp}).
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+
+import PIL
+
+
+def hyperfine(commands, work, runs=20):
+    """Mean and standard deviation in ms of each command, measured together."""
+    out = os.path.join(work, "hyperfine.json")
+    subprocess.run(["hyperfine", "-N", "--warmup", "3", "--runs", str(runs), "--export-json", out, *commands],
+                   check=True, stdout=subprocess.DEVNULL)
+    with open(out) as f:
+        results = json.load(f)["results"]
+    return [(r["mean"] * 1000, r["stddev"] * 1000) for r in results]
+
+
+def per_iteration_ms(command, label, attempts=3):
+    """Best of `attempts` runs of a command that prints `<label>_ms_per_iter=<ms>`."""
+    best = None
+    for _ in range(attempts):
+        output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+        for line in output.splitlines():
+            if line.startswith(label + "_ms_per_iter="):
+                value = float(line.split("=", 1)[1])
+                best = value if best is None else min(best, value)
+    if best is None:
+        sys.exit(f"no {label}_ms_per_iter line from {command}")
+    return best
+
+
+def peak_rss_mb(command):
+    """Peak resident memory of one run of `command`, in MB, measured in a fresh child."""
+    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL); "
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    kb = int(subprocess.run([sys.executable, "-c", probe, *command], check=True, capture_output=True, text=True).stdout)
+    return kb / 1024
+
+
+def tool_version(command):
+    try:
+        return subprocess.run(command, capture_output=True, text=True).stdout.strip().splitlines()[0]
+    except (OSError, IndexError):
+        return "unknown"
+
+
+def cpu_model():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--bare", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--output", required=True)
+    args = parser.parse_args()
+    kf = os.path.join(args.bin, "kf")
+    bench = os.path.join(args.bin, "kf-bench")
+    jpeg = os.path.join(args.work, "photo_4000x3000.jpg")
+    here = os.path.dirname(os.path.abspath(__file__))
+
+    rows = []
+
+    def row(scenario, ours, peer, peer_value, target, unit="ms", note=""):
+        ratio = ours / peer_value
+        verdict = "" if target is None else (" ✓" if ratio <= target else " ✗")
+        rows.append((scenario, f"{ours:.1f} {unit}", peer, f"{peer_value:.1f} {unit}", f"{ratio:.2f}{verdict}",
+                     "—" if target is None else f"≤ {target}{note}"))
+        print(f"{scenario}: ours {ours:.1f} {unit}, {peer} {peer_value:.1f} {unit}, ratio {ratio:.2f}", flush=True)
+
+    print("Thumbnail, whole process (hyperfine)...", flush=True)
+    (ours, ours_sd), (vips, vips_sd), (pillow, pillow_sd) = hyperfine([
+        f"{kf} process {jpeg} --processor downsample(400x400) --output {args.work}/kf.jpg",
+        f"vipsthumbnail {jpeg} -s 400 -o {args.work}/vips.jpg",
+        f"{sys.executable} {here}/pillow_thumbnail.py {jpeg} {args.work}/pillow.jpg",
+    ], args.work)
+    row("thumbnail 4000x3000 JPEG → 400 px, whole process", ours, "vipsthumbnail", vips, 0.7)
+    row("thumbnail 4000x3000 JPEG → 400 px, whole process", ours, "Pillow (draft + thumbnail)", pillow, 0.3,
+        note=" (performance issue)")
+
+    print("Full decode, in process...", flush=True)
+    ours_decode = per_iteration_ms([bench, "decode", jpeg, "--iterations", "20"], "decode")
+    bare_decode = per_iteration_ms([args.bare, jpeg, "--iterations", "20"], "decode")
+    row("full decode 4000x3000 JPEG → RGBA, in process", ours_decode, "bare tjDecompress2", bare_decode, 1.15)
+
+    ours_thumb = per_iteration_ms([bench, "thumbnail", jpeg, "400", "--iterations", "20"], "thumbnail")
+
+    print("Peak memory...", flush=True)
+    rss_thumb = peak_rss_mb([kf, "process", jpeg, "--processor", "downsample(400x400)", "--output", f"{args.work}/kf.jpg"])
+    rss_vips = peak_rss_mb(["vipsthumbnail", jpeg, "-s", "400", "-o", f"{args.work}/vips.jpg"])
+    rss_full = peak_rss_mb([kf, "process", jpeg, "--output", f"{args.work}/full.png"])
+    row("peak RSS, thumbnail 4000x3000 JPEG → 400 px", rss_thumb, "vipsthumbnail", rss_vips, None, "MB")
+    row("peak RSS, thumbnail vs full decode (kf process to PNG)", rss_thumb, "kf full decode", rss_full, 0.3, "MB")
+
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Measured {now} by `Benchmarks/run.sh` on {os.cpu_count()} cores ({cpu_model()}).",
+        f"Peers in the same run: {tool_version(['vips', '--version'])}, Pillow {PIL.__version__}, "
+        f"bare TurboJPEG from libjpeg-turbo {tool_version(['pkg-config', '--modversion', 'libturbojpeg'])}.",
+        "Input: a photo-like 4000x3000 JPEG (quality 90, 4:2:0) generated at run time by `Benchmarks/make_inputs.py`.",
+        "Whole-process times are hyperfine means over 20 runs after 3 warm-ups (σ: "
+        f"kf {ours_sd:.1f} ms, vipsthumbnail {vips_sd:.1f} ms, Pillow {pillow_sd:.1f} ms); "
+        "in-process times are the best of 3 runs of 20 iterations.",
+        "",
+        "| scenario | ours | peer | peer's | ratio (ours / peer) | target |",
+        "|---|---|---|---|---|---|",
+        *["| " + " | ".join(r) + " |" for r in rows],
+        "",
+        f"In process, the same thumbnail (downsampled decode to 400 px, no encode) takes {ours_thumb:.1f} ms.",
+        "",
+    ]
+    with open(args.output, "w") as f:
+        f.write("\n".join(lines))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
