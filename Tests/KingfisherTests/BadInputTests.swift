@@ -60,8 +60,19 @@ import Testing
         #expect(format == data.kf.imageFormat)
         #expect(width * height > limit)
         #expect(elapsed < .milliseconds(100), "\(file) took \(elapsed)")
+        if let growth = PeakMemory.growth(during: { _ = try? KingfisherImage.decode(data: data) }) {
+            #expect(growth < 50 << 20, "\(file): peak resident memory grew by \(growth >> 20) MB")
+        }
         // The downsampled decode refuses it too: the limit is on the source, not the output.
         #expect(codingErrorReason { _ = try KingfisherImage.downsampled(data: data, maxPixelSize: 100) } != nil)
+    }
+
+    @Test func peakMemoryMeasurementSeesAllocations() {
+        let growth = PeakMemory.growth {
+            let buffer = [UInt8](repeating: 1, count: 80 << 20)
+            #expect(buffer[buffer.count - 1] == 1)
+        }
+        if let growth { #expect(growth > 70 << 20) }
     }
 
     @Test func lyingPNGDataIsCorrupted() throws {
@@ -97,5 +108,66 @@ import Testing
         for i in sos..<(sos + 40) { data[i] = 0xFF }
         let reason = codingErrorReason { _ = try KingfisherImage.decode(data: data) }
         #expect(reason != nil)
+    }
+}
+
+/// Seeded random damage to real files of every format: every outcome is an image or a
+/// KingfisherError, never a crash or another error type.
+@Suite struct MutatedInputTests {
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test(arguments: ["photo_progressive.jpg", "orientation_6.jpg", "photo_cmyk.jpg", "png_palette_trns.png",
+                      "png_rgb_16_adam7.png", "gif_disposal_previous.gif", "gif_interlaced.gif",
+                      "photo_lossy.webp", "photo_lossless.webp", "webp_animated.webp"])
+    func damagedFilesNeverCrash(_ file: String) throws {
+        let original = try Fixtures.data(file)
+        var random = SeededGenerator(state: UInt64(file.utf8.count) &* 7919)
+        for _ in 0..<150 {
+            var data = original
+            for _ in 0..<Int.random(in: 1...8, using: &random) {
+                let index = Int.random(in: 0..<data.count, using: &random)
+                data[index] = UInt8.random(in: 0...255, using: &random)
+            }
+            if Bool.random(using: &random) { data = data.prefix(Int.random(in: 1...data.count, using: &random)) }
+            do {
+                let image = try KingfisherImage.decode(data: data)
+                #expect(image.frames.allSatisfy { $0.pixels.count == image.pixelWidth * image.pixelHeight * 4 })
+                _ = try? KingfisherImage.downsampled(data: data, maxPixelSize: 16)
+            } catch is KingfisherError {
+            } catch {
+                Issue.record("\(file): unexpected error \(error)")
+            }
+        }
+    }
+}
+
+/// Peak resident memory of this process, from /proc: Linux resets the high-water mark when
+/// "5" is written to /proc/self/clear_refs.
+enum PeakMemory {
+    private static func statusValue(_ key: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(key + ":") {
+            return line.split(separator: " ").compactMap { Int($0) }.first.map { $0 * 1024 }
+        }
+        return nil
+    }
+
+    /// How far the peak resident size rose above the resident size while `body` ran, in bytes;
+    /// `nil` where the kernel does not allow resetting the peak.
+    static func growth(during body: () -> Void) -> Int? {
+        guard (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil,
+              let before = statusValue("VmRSS") else { return nil }
+        body()
+        guard let peak = statusValue("VmHWM") else { return nil }
+        return peak - before
     }
 }

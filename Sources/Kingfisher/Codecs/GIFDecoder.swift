@@ -86,6 +86,9 @@ enum GIFDecoder {
                 guard DGifGetImageDesc(gif) == GIF_OK else { throw error(gif.pointee.Error) }
                 let desc = gif.pointee.Image
                 guard desc.Width > 0, desc.Height > 0 else { throw corrupted("a frame has no pixels") }
+                // A frame is decoded row by row even where it lies off the canvas, so its own
+                // area counts against the limit too.
+                try limit.check(width: Int(desc.Width), height: Int(desc.Height))
                 if canvas.pixels.isEmpty {
                     if canvas.width <= 0 || canvas.height <= 0 {
                         canvas = CompositingCanvas(width: Int(desc.Left + desc.Width), height: Int(desc.Top + desc.Height))
