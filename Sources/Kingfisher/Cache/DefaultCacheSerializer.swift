@@ -20,6 +20,9 @@ public struct DefaultCacheSerializer: CacheSerializer {
     /// Creates a serializer with the defaults above.
     public init() {}
 
+    /// The original bytes when ``preferCacheOriginalData`` is set and there are any; otherwise
+    /// the image encoded in the original's format (GIF for an image decoded from a GIF, PNG
+    /// when nothing is known) at ``compressionQuality``. `nil` when encoding fails.
     public func data(with image: KFCrossPlatformImage, original: Data?) -> Data? {
         if preferCacheOriginalData, let original { return original }
         let format = original?.kf.imageFormat

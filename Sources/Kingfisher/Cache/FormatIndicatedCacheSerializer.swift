@@ -28,11 +28,20 @@ public struct FormatIndicatedCacheSerializer: CacheSerializer {
     /// Quality for JPEG and WebP; `nil` means 1.0.
     public let compressionQuality: CGFloat?
 
+    /// Creates a serializer for `imageFormat`; `compressionQuality` (0…1) applies to JPEG and
+    /// WebP, `nil` meaning 1.0.
+    public init(imageFormat: ImageFormat, compressionQuality: CGFloat?) {
+        self.imageFormat = imageFormat
+        self.compressionQuality = compressionQuality
+    }
+
     private func encode(_ image: KFCrossPlatformImage, as format: ImageFormat) -> Data? {
         guard format.isSupported else { return nil }
         return image.kf.data(format: format, compressionQuality: compressionQuality ?? 1.0)
     }
 
+    /// The image in ``imageFormat``; if that fails, in the original data's format; then the
+    /// original bytes; then PNG.
     public func data(with image: KFCrossPlatformImage, original: Data?) -> Data? {
         if let data = encode(image, as: imageFormat) { return data }
         let originalFormat = original?.kf.imageFormat ?? .unknown
