@@ -39,19 +39,21 @@ enum WebPCodec {
         var features = WebPBitstreamFeatures()
         let status = WebPGetFeatures(input, bytes.count, &features)
         guard status == VP8_STATUS_OK else { throw error(status, bytes: bytes) }
+        let orientation = exifOrientation(bytes)
         var image = features.has_animation != 0
             ? try decodeAnimation(bytes, options: options)
-            : try decodeStill(bytes, features: features, options: options, maxPixelSize: maxPixelSize)
+            : try decodeStill(bytes, features: features, orientation: orientation, options: options,
+                              maxPixelSize: maxPixelSize)
         if let maxPixelSize, features.has_animation != 0 {
             let target = DownsamplingTarget.fit(width: image.width, height: image.height, maxPixelSize: maxPixelSize)
             image.resample(to: target.width, target.height)
         }
-        image.applyOrientation(exifOrientation(bytes))
+        image.applyOrientation(orientation)
         return image
     }
 
     private static func decodeStill(
-        _ bytes: UnsafeRawBufferPointer, features: WebPBitstreamFeatures,
+        _ bytes: UnsafeRawBufferPointer, features: WebPBitstreamFeatures, orientation: ImageOrientation,
         options: ImageCreatingOptions, maxPixelSize: Int?
     ) throws -> DecodedImage {
         let width = Int(features.width), height = Int(features.height)
@@ -61,7 +63,7 @@ enum WebPCodec {
         var target = (width: width, height: height)
         if let maxPixelSize {
             // Orientation is applied after decoding, so fit the upright size.
-            let swaps = exifOrientation(bytes).swapsDimensions
+            let swaps = orientation.swapsDimensions
             let fitted = DownsamplingTarget.fit(width: swaps ? height : width, height: swaps ? width : height,
                                                 maxPixelSize: maxPixelSize)
             target = swaps ? (fitted.height, fitted.width) : (fitted.width, fitted.height)
