@@ -25,11 +25,8 @@ enum JPEGCodec {
         let metadata = JPEGMetadata(jpeg: bytes)
         var target = (width: Int(width), height: Int(height))
         if let maxPixelSize {
-            let swaps = metadata.orientation.swapsDimensions
-            let upright = DownsamplingTarget.fit(width: swaps ? target.height : target.width,
-                                                 height: swaps ? target.width : target.height,
-                                                 maxPixelSize: maxPixelSize)
-            target = swaps ? (upright.height, upright.width) : (upright.width, upright.height)
+            target = DownsamplingTarget.fit(storedWidth: target.width, height: target.height,
+                                            orientation: metadata.orientation, maxPixelSize: maxPixelSize)
         }
         let factor = scalingFactor(width: Int(width), height: Int(height), covering: target)
         let scaledWidth = scaled(Int(width), by: factor), scaledHeight = scaled(Int(height), by: factor)

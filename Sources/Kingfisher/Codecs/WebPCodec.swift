@@ -62,11 +62,8 @@ enum WebPCodec {
         guard WebPInitDecoderConfig(&config) != 0 else { throw corrupted("libwebp version mismatch") }
         var target = (width: width, height: height)
         if let maxPixelSize {
-            // Orientation is applied after decoding, so fit the upright size.
-            let swaps = orientation.swapsDimensions
-            let fitted = DownsamplingTarget.fit(width: swaps ? height : width, height: swaps ? width : height,
-                                                maxPixelSize: maxPixelSize)
-            target = swaps ? (fitted.height, fitted.width) : (fitted.width, fitted.height)
+            target = DownsamplingTarget.fit(storedWidth: width, height: height, orientation: orientation,
+                                            maxPixelSize: maxPixelSize)
             if target != (width, height) {
                 config.options.use_scaling = 1
                 config.options.scaled_width = Int32(target.width)
