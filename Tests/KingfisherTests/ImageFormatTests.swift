@@ -12,6 +12,8 @@ import Testing
             (Array("RIFF\u{10}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), .WebP),
             ([0, 0, 0, 0x18] + Array("ftypheic".utf8), .HEIC),
             ([0, 0, 0, 0x1C] + Array("ftypavif".utf8), .AVIF),
+            ([0, 0, 0, 0x1C] + Array("ftypmif1\u{0}\u{0}\u{0}\u{0}mif1avifmiaf".utf8), .AVIF),
+            ([0, 0, 0, 0x18] + Array("ftypmif1\u{0}\u{0}\u{0}\u{0}mif1heic".utf8), .HEIC),
             (Array("BM".utf8) + [0, 0, 0, 0, 0, 0, 0, 0], .BMP),
             ([0x49, 0x49, 0x2A, 0, 8, 0, 0, 0], .TIFF),
             ([0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8], .TIFF),

@@ -56,14 +56,11 @@ public enum ImageFormat: String, Sendable, CaseIterable, CustomStringConvertible
 
     /// Recognises a format from its leading bytes. Needs at least 8 bytes for a positive answer
     /// (12 for WebP and the ISO-BMFF formats); anything shorter or unrecognised is `unknown`.
+    /// HEIF files whose major brand is the generic `mif1`/`msf1` are AVIF when an AVIF brand is
+    /// among the compatible brands of the first 64 bytes.
     public init<Bytes: Collection<UInt8>>(magicBytes bytes: Bytes) {
-        var head = [UInt8](repeating: 0, count: 12)
-        var count = 0
-        for byte in bytes.prefix(12) {
-            head[count] = byte
-            count += 1
-        }
-        self = ImageFormat.recognise(head, count: count)
+        let head = Array(bytes.prefix(64))
+        self = ImageFormat.recognise(head + [UInt8](repeating: 0, count: max(0, 12 - head.count)), count: head.count)
     }
 
     private static func recognise(_ b: [UInt8], count: Int) -> ImageFormat {
@@ -82,9 +79,15 @@ public enum ImageFormat: String, Sendable, CaseIterable, CustomStringConvertible
         guard count >= 12 else { return .unknown }
         if b[0...3] == [0x52, 0x49, 0x46, 0x46], b[8...11] == [0x57, 0x45, 0x42, 0x50] { return .WebP }
         if b[4...7] == [0x66, 0x74, 0x79, 0x70] {  // ISO-BMFF "ftyp" box: the major brand follows
-            switch String(decoding: b[8...11], as: UTF8.self) {
+            let brand = { (at: Int) in String(decoding: b[at..<at + 4], as: UTF8.self) }
+            switch brand(8) {
             case "avif", "avis": return .AVIF
-            case "heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1": return .HEIC
+            case "mif1", "msf1":
+                // Compatible brands follow the major brand and minor version, up to the box's end.
+                let boxEnd = min(count, Int(b[0]) << 24 | Int(b[1]) << 16 | Int(b[2]) << 8 | Int(b[3]))
+                let compatible = Swift.stride(from: 16, to: boxEnd - 3, by: 4).map(brand)
+                return compatible.contains("avif") || compatible.contains("avis") ? .AVIF : .HEIC
+            case "heic", "heix", "heim", "heis", "hevc", "hevx": return .HEIC
             default: return .unknown
             }
         }
