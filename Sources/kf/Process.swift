@@ -6,10 +6,10 @@ import Kingfisher
 struct Process: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Decode an image (upright), apply processors, and encode it.",
-        discussion: """
-            SPEC is a list of steps joined by '|>'. Steps: downsample(WxH) decodes straight to the \
-            smallest size that covers W x H points (longest side at most max(W, H)), as \
-            DownsamplingImageProcessor does. Refused input exits with status 65 and leaves no output.
+        discussion: ImageProcessorSpec.grammar + """
+
+            Sizes are points at scale 1, so pixels. A leading downsample decodes straight to the \
+            smallest size that covers it. Refused input exits with status 65 and leaves no output.
             """
     )
 
@@ -37,9 +37,9 @@ struct Process: ParsableCommand {
     }
 
     func run() throws {
-        let steps: [ProcessingStep]
+        let imageProcessor: any ImageProcessor
         do {
-            steps = try ProcessingStep.parse(processor ?? "")
+            imageProcessor = try processor.map(ImageProcessorSpec.processor(from:)) ?? DefaultImageProcessor.default
         } catch {
             throw ValidationError("\(error)")
         }
@@ -48,12 +48,13 @@ struct Process: ParsableCommand {
         }
         let data = readInput(input)
         do {
-            let image = try ProcessingStep.run(steps, on: data, options: ImageCreatingOptions(maxPixelCount: maxPixels))
+            let options = KingfisherParsedOptionsInfo([.maxPixelCount(maxPixels)])
+            let image = try imageProcessor.processedImage(from: data, options: options)
             let encoded = try image.encoded(as: outputFormat, compressionQuality: quality,
                                             lossless: outputFormat == .WebP && quality >= 1)
             try AtomicFile.write(encoded, to: output)
         } catch let error as KingfisherError {
-            exitWithError("\(input): \(error)", status: refusedInputStatus)
+            exitWithError("\(input): \(error.description.split(separator: "\n")[0])", status: refusedInputStatus)
         } catch {
             exitWithError("\(output): \(error.localizedDescription)", status: 73)
         }

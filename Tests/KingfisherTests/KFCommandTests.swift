@@ -104,7 +104,7 @@ import Testing
         #expect(try Data(contentsOf: output).kf.imageFormat == .JPEG)
         #expect(try kf("process", input, "--output", output.path, "--quality", "5").status == 64)
         #expect(try kf("process", input, "--output", directory.appendingPathComponent("x.xyz").path).status == 64)
-        #expect(try kf("process", input, "--output", output.path, "--format", "png", "--processor", "blur(3)").status == 64)
+        #expect(try kf("process", input, "--output", output.path, "--format", "png", "--processor", "sharpen(3)").status == 64)
     }
 
     @Test func maxPixelsIsAnOption() throws {

@@ -63,6 +63,36 @@ public enum KingfisherError: Error, Sendable {
         }
     }
 
+    /// Reasons for ``KingfisherError/processorError(reason:)``.
+    public enum ProcessorErrorReason: Sendable {
+        /// `processor` returned no image for `item`. Code 4001.
+        case processingFailed(processor: any ImageProcessor, item: ImageProcessItem)
+        /// A processor spec string could not be parsed; `detail` says what was wrong and the
+        /// message includes ``ImageProcessorSpec/grammar``. Code 4002.
+        case invalidProcessorSpec(spec: String, detail: String)
+
+        /// The error code within the `com.onevcat.Kingfisher.Error` domain.
+        public var errorCode: Int {
+            switch self {
+            case .processingFailed: return 4001
+            case .invalidProcessorSpec: return 4002
+            }
+        }
+
+        /// A human readable description.
+        public var errorDescription: String {
+            switch self {
+            case .processingFailed(let processor, _):
+                return "Processing the image failed with processor \"\(processor.identifier)\"."
+            case .invalidProcessorSpec(let spec, let detail):
+                return "Invalid processor spec \"\(spec)\": \(detail).\n\(ImageProcessorSpec.grammar)"
+            }
+        }
+    }
+
+    /// An error happened while processing an image.
+    case processorError(reason: ProcessorErrorReason)
+
     /// An error happened while decoding or encoding image data.
     case imageCodingError(reason: ImageCodingErrorReason)
 
@@ -72,6 +102,7 @@ public enum KingfisherError: Error, Sendable {
     /// The numeric code of the error within ``domain``.
     public var errorCode: Int {
         switch self {
+        case .processorError(let reason): return reason.errorCode
         case .imageCodingError(let reason): return reason.errorCode
         }
     }
@@ -81,6 +112,7 @@ extension KingfisherError: LocalizedError, CustomStringConvertible {
     /// A human readable description of the error.
     public var errorDescription: String? {
         switch self {
+        case .processorError(let reason): return reason.errorDescription
         case .imageCodingError(let reason): return reason.errorDescription
         }
     }

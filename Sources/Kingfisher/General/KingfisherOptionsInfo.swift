@@ -48,6 +48,14 @@ public struct KingfisherParsedOptionsInfo: Sendable {
         }
     }
 
+    /// Whether a processed image of `size` pixels with `frames` frames stays within
+    /// ``maxPixelCount``; processors refuse larger outputs instead of allocating them.
+    func allowsOutput(of size: (width: Int, height: Int), frames: Int) -> Bool {
+        let (area, overflow1) = size.width.multipliedReportingOverflow(by: size.height)
+        let (total, overflow2) = area.multipliedReportingOverflow(by: max(frames, 1))
+        return !overflow1 && !overflow2 && total <= maxPixelCount
+    }
+
     /// The decoding options these options imply.
     public var imageCreatingOptions: ImageCreatingOptions {
         ImageCreatingOptions(scale: scaleFactor, preloadAll: preloadAllAnimationData,

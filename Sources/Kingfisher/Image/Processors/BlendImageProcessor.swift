@@ -1,0 +1,30 @@
+import Foundation
+
+/// Draws images with a blend mode or Porter-Duff operator and an opacity over an optional
+/// background colour.
+public struct BlendImageProcessor: ImageProcessor {
+    /// `com.onevcat.Kingfisher.BlendImageProcessor(<mode raw value>,<alpha>)[_<rgba>]`.
+    public let identifier: String
+    /// The blend mode.
+    public let blendMode: CGBlendMode
+    /// The image's opacity, 0…1. Default 1.
+    public let alpha: CGFloat
+    /// The backdrop colour; `nil` (the default) is transparent.
+    public let backgroundColor: KFCrossPlatformColor?
+
+    /// Creates a blend processor; `alpha` defaults to 1 and `backgroundColor` to none.
+    public init(blendMode: CGBlendMode, alpha: CGFloat = 1.0, backgroundColor: KFCrossPlatformColor? = nil) {
+        self.blendMode = blendMode
+        self.alpha = alpha
+        self.backgroundColor = backgroundColor
+        var identifier = "com.onevcat.Kingfisher.BlendImageProcessor(\(blendMode.rawValue),\(alpha))"
+        if let backgroundColor { identifier += "_\(backgroundColor.rgbaDescription)" }
+        self.identifier = identifier
+    }
+
+    public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
+        processDecodingData(item, options: options) {
+            $0.kf.image(withBlendMode: blendMode, alpha: alpha, backgroundColor: backgroundColor)
+        }
+    }
+}

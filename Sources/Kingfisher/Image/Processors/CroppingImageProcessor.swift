@@ -1,0 +1,23 @@
+import Foundation
+
+/// Crops images to `size` points placed at `anchor` ((0, 0) top-left, (0.5, 0.5) centre,
+/// (1, 1) bottom-right; clamped to 0…1), limited to the image.
+public struct CroppingImageProcessor: ImageProcessor {
+    /// `com.onevcat.Kingfisher.CroppingImageProcessor(<size>_<anchor>)`.
+    public let identifier: String
+    /// The size of the crop in points.
+    public let size: CGSize
+    /// Where the crop sits. Default (0.5, 0.5), the centre.
+    public let anchor: CGPoint
+
+    /// Creates a cropping processor; `anchor` defaults to the centre.
+    public init(size: CGSize, anchor: CGPoint = CGPoint(x: 0.5, y: 0.5)) {
+        self.size = size
+        self.anchor = anchor
+        identifier = "com.onevcat.Kingfisher.CroppingImageProcessor(\(size)_\(anchor))"
+    }
+
+    public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
+        processDecodingData(item, options: options) { $0.kf.crop(to: size, anchorOn: anchor) }
+    }
+}
