@@ -2,7 +2,8 @@
 """Runs every benchmark scenario, peers in the same run, and writes the Markdown report.
 
 Called by Benchmarks/run.sh after it has built kf, kf-bench and bare_decode and generated
-the inputs (WORK/photo_4000x3000.{jpg,png,webp}).
+the inputs (WORK/photo_4000x3000.{jpg,png,webp}). Writes WORK/photo_1000x1000.png (centre crop of
+the PNG) for the blur scenario, so kf-bench and Pillow read the same file.
 """
 
 import argparse
@@ -15,6 +16,9 @@ import subprocess
 import sys
 
 import PIL
+from PIL import Image
+
+import resize_quality
 
 
 def hyperfine(commands, work, runs=20):
@@ -49,6 +53,13 @@ def peak_rss_mb(command):
     return kb / 1024
 
 
+def center_crop_png(source, destination, width, height):
+    """Writes the centre width x height crop of `source` to `destination` (PNG, lossless)."""
+    with Image.open(source) as im:
+        x0, y0 = (im.width - width) // 2, (im.height - height) // 2
+        im.crop((x0, y0, x0 + width, y0 + height)).save(destination, compress_level=1)
+
+
 def tool_version(command):
     try:
         return subprocess.run(command, capture_output=True, text=True).stdout.strip().splitlines()[0]
@@ -74,6 +85,9 @@ def main():
     kf = os.path.join(args.bin, "kf")
     bench = os.path.join(args.bin, "kf-bench")
     jpeg = os.path.join(args.work, "photo_4000x3000.jpg")
+    png = os.path.join(args.work, "photo_4000x3000.png")
+    png_1000 = os.path.join(args.work, "photo_1000x1000.png")
+    center_crop_png(png, png_1000, 1000, 1000)
     here = os.path.dirname(os.path.abspath(__file__))
 
     rows = []
@@ -100,6 +114,26 @@ def main():
     bare_decode = per_iteration_ms([args.bare, jpeg, "--iterations", "20"], "decode")
     row("full decode 4000x3000 JPEG → RGBA, in process", ours_decode, "bare tjDecompress2", bare_decode, 1.15)
 
+    print("Lanczos resize and Gaussian blur, in process...", flush=True)
+    kernels = [sys.executable, os.path.join(here, "pillow_kernels.py")]
+    ours_resize = per_iteration_ms([bench, "resize", png, "800x600", "--iterations", "10"], "resize")
+    pillow_resize = per_iteration_ms([*kernels, "resize", png, "800x600", "--iterations", "10"], "resize")
+    row("Lanczos resize 4000x3000 → 800x600 (RGBA, in process)", ours_resize, "Pillow resize(LANCZOS)",
+        pillow_resize, 1.0)
+    ours_blur = per_iteration_ms([bench, "blur", png_1000, "10", "--iterations", "20"], "blur")
+    pillow_blur = per_iteration_ms([*kernels, "blur", png_1000, "10", "--iterations", "20"], "blur")
+    row("Gaussian blur radius 10 on 1000x1000 (RGBA, in process)", ours_blur, "Pillow GaussianBlur(10)",
+        pillow_blur, 1.0)
+
+    print("Resize quality vs Pillow LANCZOS...", flush=True)
+    quality = resize_quality.measure(kf, args.work, log=sys.stdout)
+    min_psnr = resize_quality.minimum_psnr(quality)
+    quality_target = resize_quality.THRESHOLD_DB
+    rows.append((f"resize quality: PSNR vs Pillow LANCZOS, min over {resize_quality.photo_count(quality)} photos",
+                 "identical" if min_psnr == float("inf") else f"{min_psnr:.1f} dB", "Pillow resize(LANCZOS)", "—",
+                 "— ✓" if min_psnr >= quality_target else "— ✗", f"≥ {quality_target:g} dB"))
+    print(f"resize quality: min PSNR {min_psnr:.1f} dB over {len(quality)} resizes", flush=True)
+
     ours_thumb = per_iteration_ms([bench, "thumbnail", jpeg, "400", "--iterations", "20"], "thumbnail")
 
     print("Peak memory...", flush=True)
@@ -119,13 +153,21 @@ def main():
         "Input: a photo-like 4000x3000 JPEG (quality 90, 4:2:0) generated at run time by `Benchmarks/make_inputs.py`.",
         "Whole-process times are hyperfine means over 20 runs after 3 warm-ups (σ: "
         f"kf {ours_sd:.1f} ms, vipsthumbnail {vips_sd:.1f} ms, Pillow {pillow_sd:.1f} ms); "
-        "in-process times are the best of 3 runs of 20 iterations.",
+        "in-process times are the best of 3 runs of 20 iterations (10 for the resize) after 1 warm-up.",
+        "Resize and blur read the lossless PNG (the blur a centre 1000x1000 crop of it) and work on RGBA in both "
+        "tools; Pillow premultiplies alpha around its resize and approximates the Gaussian with 3 extended box "
+        f"blurs. Pillow runs each kernel on one core, kf splits rows across all {os.cpu_count()} cores.",
         "",
         "| scenario | ours | peer | peer's | ratio (ours / peer) | target |",
         "|---|---|---|---|---|---|",
         *["| " + " | ".join(r) + " |" for r in rows],
         "",
         f"In process, the same thumbnail (downsampled decode to 400 px, no encode) takes {ours_thumb:.1f} ms.",
+        "",
+        "Resize quality: PSNR (RGB) of `kf process --processor 'resize(WxH)'` against Pillow's "
+        "`resize((W, H), LANCZOS)` on the same PNG (`Benchmarks/resize_quality.py`):",
+        "",
+        *resize_quality.markdown_table(quality),
         "",
     ]
     with open(args.output, "w") as f:

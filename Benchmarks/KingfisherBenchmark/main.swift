@@ -4,6 +4,8 @@ import Kingfisher
 // kf-bench: in-process timings for the benchmark script.
 //   kf-bench decode FILE --iterations N       full decode, prints decode_ms_per_iter=<ms>
 //   kf-bench thumbnail FILE SIZE --iterations N  downsampled decode, prints thumbnail_ms_per_iter=<ms>
+//   kf-bench resize FILE WxH --iterations N      Lanczos resize of the decoded image, prints resize_ms_per_iter=<ms>
+//   kf-bench blur FILE RADIUS --iterations N     blur of the decoded image, prints blur_ms_per_iter=<ms>
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -43,6 +45,16 @@ case "decode":
 case "thumbnail":
     guard arguments.count >= 4, let size = Int(arguments[3]) else { fail("thumbnail needs a SIZE") }
     measure("thumbnail") { try KingfisherImage.downsampled(data: data, maxPixelSize: size) }
+case "resize":
+    let parts = arguments.count >= 4 ? arguments[3].split(separator: "x").compactMap { Double($0) } : []
+    guard parts.count == 2 else { fail("resize needs WxH") }
+    let image = try KingfisherImage.decode(data: data)
+    let size = CGSize(width: parts[0], height: parts[1])
+    measure("resize") { image.kf.resize(to: size) }
+case "blur":
+    guard arguments.count >= 4, let radius = Double(arguments[3]) else { fail("blur needs a RADIUS") }
+    let image = try KingfisherImage.decode(data: data)
+    measure("blur") { image.kf.blurred(withRadius: radius) }
 default:
     fail("unknown mode \(mode)")
 }
