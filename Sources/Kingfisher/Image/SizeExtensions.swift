@@ -42,3 +42,14 @@ extension KingfisherWrapper where Base == CGSize {
         base.height == 0 ? 1 : base.width / base.height
     }
 }
+
+extension CGSize {
+    /// `(width, height)`, as Apple platforms print a `CGSize`, so identifiers (cache keys) match
+    /// Kingfisher's there; Linux Foundation prints `CGSize(width:height:)` instead.
+    var identifierDescription: String { "(\(width), \(height))" }
+}
+
+extension CGPoint {
+    /// `(x, y)`, as Apple platforms print a `CGPoint`.
+    var identifierDescription: String { "(\(x), \(y))" }
+}

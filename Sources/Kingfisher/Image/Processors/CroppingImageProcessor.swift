@@ -14,7 +14,7 @@ public struct CroppingImageProcessor: ImageProcessor {
     public init(size: CGSize, anchor: CGPoint = CGPoint(x: 0.5, y: 0.5)) {
         self.size = size
         self.anchor = anchor
-        identifier = "com.onevcat.Kingfisher.CroppingImageProcessor(\(size)_\(anchor))"
+        identifier = "com.onevcat.Kingfisher.CroppingImageProcessor(\(size.identifierDescription)_\(anchor.identifierDescription))"
     }
 
     public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {

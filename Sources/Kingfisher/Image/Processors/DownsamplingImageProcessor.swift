@@ -12,7 +12,7 @@ public struct DownsamplingImageProcessor: ImageProcessor {
     /// Creates a downsampling processor for `size` points.
     public init(size: CGSize) {
         self.size = size
-        identifier = "com.onevcat.Kingfisher.DownsamplingImageProcessor(\(size))"
+        identifier = "com.onevcat.Kingfisher.DownsamplingImageProcessor(\(size.identifierDescription))"
     }
 
     public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {

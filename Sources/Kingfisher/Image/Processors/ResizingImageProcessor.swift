@@ -16,8 +16,8 @@ public struct ResizingImageProcessor: ImageProcessor {
         self.referenceSize = referenceSize
         self.targetContentMode = mode
         identifier = mode == .none
-            ? "com.onevcat.Kingfisher.ResizingImageProcessor(\(referenceSize))"
-            : "com.onevcat.Kingfisher.ResizingImageProcessor(\(referenceSize), \(mode))"
+            ? "com.onevcat.Kingfisher.ResizingImageProcessor(\(referenceSize.identifierDescription))"
+            : "com.onevcat.Kingfisher.ResizingImageProcessor(\(referenceSize.identifierDescription), \(mode))"
     }
 
     public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {

@@ -30,7 +30,7 @@ public struct RoundCornerImageProcessor: ImageProcessor {
         self.roundingCorners = corners
         self.backgroundColor = backgroundColor
         var identifier = "com.onevcat.Kingfisher.RoundCornerImageProcessor(\(radius.radiusIdentifier)"
-        if let targetSize { identifier += "_\(targetSize)" }
+        if let targetSize { identifier += "_\(targetSize.identifierDescription)" }
         identifier += "\(corners.cornerIdentifier))"
         if let backgroundColor { identifier += "_\(backgroundColor)" }
         self.identifier = identifier
