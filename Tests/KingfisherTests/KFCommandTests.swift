@@ -107,6 +107,31 @@ import Testing
         #expect(try kf("process", input, "--output", output.path, "--format", "png", "--processor", "sharpen(3)").status == 64)
     }
 
+    @Test(arguments: ["downsample(64x64)", "resize(40x30)", "resize(40x40,fit)", "resize(40x40,fill)", "crop(50x50)",
+                      "crop(50x50,1,0)", "round(10)", "round(50%,32x32,tl+tr)", "border(#FF0000,3)", "border(#FF000080,3,8)",
+                      "blur(3)", "overlay(#0000FF,0.5)", "tint(#00FF0040)", "colors(0.1,1.1,0.8,0.3)", "blackwhite",
+                      "blend(multiply)", "blend(luminosity,0.8,#336699)", "resize(80x80,fit)|>round(8)|>blur(1)"])
+    func processRunsEverySpecForm(_ spec: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out.png")
+        let run = try kf("process", Fixtures.directory.appendingPathComponent("photo_alpha.webp").path,
+                         "--processor", spec, "--output", output.path)
+        #expect(run.status == 0, "\(spec): \(run.stderr)")
+        let expected = try ImageProcessorSpec.processor(from: spec)
+            .process(item: .data(Fixtures.data("photo_alpha.webp")), options: KingfisherParsedOptionsInfo(nil))
+        let image = try KingfisherImage.decode(data: Data(contentsOf: output))
+        #expect(image.pixelWidth == expected?.pixelWidth && image.pixelHeight == expected?.pixelHeight)
+    }
+
+    @Test func badSpecExits64ShowingTheGrammar() throws {
+        let run = try kf("process", Fixtures.directory.appendingPathComponent("photo.png").path,
+                         "--processor", "resize(10x10,stretch)", "--output", "/tmp/never.png")
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("content mode must be fit, fill or none"))
+        #expect(run.stderr.contains("blend(MODE[,ALPHA][,#BG])"))
+    }
+
     @Test func maxPixelsIsAnOption() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
