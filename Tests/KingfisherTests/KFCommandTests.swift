@@ -20,8 +20,12 @@ import Testing
     }
 
     func kf(_ arguments: String...) throws -> Run {
+        try run(Self.executable.path, arguments)
+    }
+
+    func run(_ executable: String, _ arguments: [String]) throws -> Run {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -142,15 +146,40 @@ import Testing
     }
 }
 
-/// Decompression bombs are refused by the `kf` process quickly.
+/// Decompression bombs are refused by the `kf` process quickly and with little memory. Peak
+/// memory is measured by GNU time (Debian package `time`, installed by scripts/install-deps.sh):
+/// it forks from its own small process, so the child's peak is kf's alone, unlike a child
+/// spawned straight from this large test process, whose peak starts at the parent's.
 @Suite struct DecompressionBombCommandTests {
+    static let gnuTime = "/usr/bin/time"
+
     @Test(arguments: ["png_100000x100000.png", "jpeg_65000x65000.jpg", "gif_huge_screen.gif", "webp_huge.webp"])
-    func bombIsRefusedQuickly(_ file: String) throws {
+    func bombIsRefusedQuicklyWithLittleMemory(_ file: String) throws {
+        let path = Fixtures.directory.appendingPathComponent(file).path
         let start = ContinuousClock.now
-        let run = try KFCommandTests().kf("info", Fixtures.directory.appendingPathComponent(file).path)
+        let run = try KFCommandTests().kf("info", path)
         let elapsed = ContinuousClock.now - start
         #expect(run.status == 65)
         #expect(run.stderr.contains("over the limit"))
         #expect(elapsed < .milliseconds(500), "\(file): \(elapsed) for the whole process")
+
+        try #require(FileManager.default.isExecutableFile(atPath: Self.gnuTime), "install the Debian package 'time'")
+        let measured = try KFCommandTests().run(Self.gnuTime, ["-f", "peak-kb=%M", KFCommandTests.executable.path, "info", path])
+        let line = try #require(measured.stderr.split(separator: "\n").last { $0.hasPrefix("peak-kb=") })
+        let peakKB = try #require(Int(line.dropFirst("peak-kb=".count)))
+        #expect(peakKB > 1000, "a real measurement")
+        #expect(peakKB < 50 * 1024, "\(file): peak RSS \(peakKB / 1024) MB")
+    }
+
+    @Test func peakMeasurementSeesALargeDecode() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.gnuTime), "install the Debian package 'time'")
+        // A 4000x3000 PNG (48 MB of pixels), made here and removed afterwards.
+        let directory = try KFCommandTests().temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let big = directory.appendingPathComponent("big.png")
+        try makeTestImage(width: 4000, height: 3000).encoded(as: .PNG).write(to: big)
+        let measured = try KFCommandTests().run(Self.gnuTime, ["-f", "peak-kb=%M", KFCommandTests.executable.path, "info", big.path])
+        let line = try #require(measured.stderr.split(separator: "\n").last { $0.hasPrefix("peak-kb=") })
+        #expect((Int(line.dropFirst("peak-kb=".count)) ?? 0) > 48 * 1024)
     }
 }

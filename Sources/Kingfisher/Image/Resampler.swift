@@ -76,41 +76,41 @@ enum Resampler {
     ) -> [UInt8] {
         if width == outWidth && height == outHeight { return pixels }
         let source = hasAlpha ? AlphaWeighting.premultiplied(pixels) : pixels
-        let horizontal = width == outWidth
-            ? source : resizeHorizontally(source, width: width, height: height, to: outWidth)
-        var result = height == outHeight
-            ? horizontal : resizeVertically(horizontal, width: outWidth, height: height, to: outHeight)
+        // Vertical first: its inner loop runs along whole rows and vectorises, so it is the
+        // cheaper pass per tap; doing it first leaves fewer rows for the horizontal pass.
+        let vertical = height == outHeight
+            ? source : resizeVertically(source, width: width, height: height, to: outHeight)
+        var result = width == outWidth
+            ? vertical : resizeHorizontally(vertical, width: width, height: outHeight, to: outWidth)
         if hasAlpha { AlphaWeighting.unpremultiply(&result) }
         return result
     }
 
     private static func resizeHorizontally(_ src: [UInt8], width: Int, height: Int, to outWidth: Int) -> [UInt8] {
         let axis = axisWeights(input: width, output: outWidth)
-        let rounding: Int32 = 1 << (precisionBits - 1)
+        let rounding = SIMD4<Int32>(repeating: 1 << (precisionBits - 1))
         return PixelBuffer.make(count: outWidth * height * 4) { dst in
             src.withUnsafeBufferPointer { srcBuffer in
                 axis.weights.withUnsafeBufferPointer { weights in
                     let s = srcBuffer.baseAddress!
-                    for y in 0..<height {
-                        let srcRow = s + y * width * 4
-                        let dstRow = dst + y * outWidth * 4
-                        for x in 0..<outWidth {
-                            var r = rounding, g = rounding, b = rounding, a = rounding
-                            let w = weights.baseAddress! + x * axis.taps
-                            var p = srcRow + axis.starts[x] * 4
-                            for k in 0..<axis.counts[x] {
-                                let wk = w[k]
-                                r &+= wk &* Int32(p[0])
-                                g &+= wk &* Int32(p[1])
-                                b &+= wk &* Int32(p[2])
-                                a &+= wk &* Int32(p[3])
-                                p += 4
+                    ParallelRows.forEach(height, bytes: src.count) { rows in
+                        for y in rows {
+                            let srcRow = s + y * width * 4
+                            let dstRow = dst + y * outWidth * 4
+                            for x in 0..<outWidth {
+                                var sum = rounding
+                                let w = weights.baseAddress! + x * axis.taps
+                                var p = srcRow + axis.starts[x] * 4
+                                for k in 0..<axis.counts[x] {
+                                    sum &+= SIMD4<Int32>(Int32(p[0]), Int32(p[1]), Int32(p[2]), Int32(p[3])) &* w[k]
+                                    p += 4
+                                }
+                                let o = dstRow + x * 4
+                                o[0] = clampToByte(sum[0])
+                                o[1] = clampToByte(sum[1])
+                                o[2] = clampToByte(sum[2])
+                                o[3] = clampToByte(sum[3])
                             }
-                            let o = dstRow + x * 4
-                            o[0] = clampToByte(r)
-                            o[1] = clampToByte(g)
-                            o[2] = clampToByte(b)
-                            o[3] = clampToByte(a)
                         }
                     }
                 }
@@ -122,22 +122,24 @@ enum Resampler {
         let axis = axisWeights(input: height, output: outHeight)
         let rowBytes = width * 4
         let rounding: Int32 = 1 << (precisionBits - 1)
-        var accumulator = [Int32](repeating: 0, count: rowBytes)
         return PixelBuffer.make(count: rowBytes * outHeight) { dst in
             src.withUnsafeBufferPointer { srcBuffer in
-                accumulator.withUnsafeMutableBufferPointer { accBuffer in
-                    let acc = accBuffer.baseAddress!
-                    let s = srcBuffer.baseAddress!
-                    for y in 0..<outHeight {
-                        for j in 0..<rowBytes { acc[j] = rounding }
-                        let start = axis.starts[y]
-                        for k in 0..<axis.counts[y] {
-                            let wk = axis.weights[y * axis.taps + k]
-                            let row = s + (start + k) * rowBytes
-                            for j in 0..<rowBytes { acc[j] &+= wk &* Int32(row[j]) }
+                let s = srcBuffer.baseAddress!
+                ParallelRows.forEach(outHeight, bytes: rowBytes * outHeight * axis.taps) { rows in
+                    var accumulator = [Int32](repeating: 0, count: rowBytes)
+                    accumulator.withUnsafeMutableBufferPointer { accBuffer in
+                        let acc = accBuffer.baseAddress!
+                        for y in rows {
+                            for j in 0..<rowBytes { acc[j] = rounding }
+                            let start = axis.starts[y]
+                            for k in 0..<axis.counts[y] {
+                                let wk = axis.weights[y * axis.taps + k]
+                                let row = s + (start + k) * rowBytes
+                                for j in 0..<rowBytes { acc[j] &+= wk &* Int32(row[j]) }
+                            }
+                            let out = dst + y * rowBytes
+                            for j in 0..<rowBytes { out[j] = clampToByte(acc[j]) }
                         }
-                        let out = dst + y * rowBytes
-                        for j in 0..<rowBytes { out[j] = clampToByte(acc[j]) }
                     }
                 }
             }

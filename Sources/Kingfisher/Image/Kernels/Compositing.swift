@@ -47,8 +47,9 @@ enum Compositing {
         return SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3])) / 255
     }
 
+    /// Writes a straight-alpha 0…1 pixel as four rounded bytes.
     @inline(__always)
-    private static func store(_ value: SIMD4<Float>, to p: UnsafeMutablePointer<UInt8>) {
+    static func store(_ value: SIMD4<Float>, to p: UnsafeMutablePointer<UInt8>) {
         let v = (value.clamped(lowerBound: .zero, upperBound: .one) * 255).rounded(.toNearestOrAwayFromZero)
         p[0] = UInt8(v[0]); p[1] = UInt8(v[1]); p[2] = UInt8(v[2]); p[3] = UInt8(v[3])
     }

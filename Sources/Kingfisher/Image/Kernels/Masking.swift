@@ -17,7 +17,7 @@ enum Masking {
                                 continue
                             }
                             let p = SIMD4(Float(s[i]), Float(s[i + 1]), Float(s[i + 2]), Float(s[i + 3])) / 255
-                            write(mix(bg, p, coverage), to: out + i)
+                            Compositing.store(mix(bg, p, coverage), to: out + i)
                         }
                     }
                 }
@@ -41,7 +41,7 @@ enum Masking {
                         let backdrop = SIMD4(Float(p[i]), Float(p[i + 1]), Float(p[i + 2]), Float(p[i + 3])) / 255
                         var source = ink
                         source.w *= band
-                        write(Compositing.composite(source, backdrop, mode: .normal, alpha: 1), to: p + i)
+                        Compositing.store(Compositing.composite(source, backdrop, mode: .normal, alpha: 1), to: p + i)
                     }
                 }
             }
@@ -57,11 +57,5 @@ enum Masking {
         let ca = SIMD3(a.x, a.y, a.z) * a.w * (1 - t), cb = SIMD3(b.x, b.y, b.z) * b.w * t
         let c = (ca + cb) / alpha
         return SIMD4(c.x, c.y, c.z, alpha)
-    }
-
-    @inline(__always)
-    static func write(_ value: SIMD4<Float>, to p: UnsafeMutablePointer<UInt8>) {
-        let v = (value.clamped(lowerBound: .zero, upperBound: .one) * 255).rounded(.toNearestOrAwayFromZero)
-        p[0] = UInt8(v[0]); p[1] = UInt8(v[1]); p[2] = UInt8(v[2]); p[3] = UInt8(v[3])
     }
 }
