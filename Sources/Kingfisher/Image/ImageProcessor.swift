@@ -89,6 +89,7 @@ public struct GeneralProcessor: ImageProcessor {
         self.body = body
     }
 
+    /// Processes `item` as the type describes; a `.data` item is decoded first. `nil` on failure.
     public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
         body(item, options)
     }

@@ -22,6 +22,7 @@ public struct BlendImageProcessor: ImageProcessor {
         self.identifier = identifier
     }
 
+    /// Processes `item` as the type describes; a `.data` item is decoded first. `nil` on failure.
     public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
         processDecodingData(item, options: options) {
             $0.kf.image(withBlendMode: blendMode, alpha: alpha, backgroundColor: backgroundColor)

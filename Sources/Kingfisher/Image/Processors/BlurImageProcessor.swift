@@ -14,6 +14,7 @@ public struct BlurImageProcessor: ImageProcessor {
         identifier = "com.onevcat.Kingfisher.BlurImageProcessor(\(blurRadius))"
     }
 
+    /// Processes `item` as the type describes; a `.data` item is decoded first. `nil` on failure.
     public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
         processDecodingData(item, options: options) { $0.kf.blurred(withRadius: blurRadius * options.scaleFactor) }
     }

@@ -13,6 +13,7 @@ public struct BorderImageProcessor: ImageProcessor {
         self.border = border
     }
 
+    /// Processes `item` as the type describes; a `.data` item is decoded first. `nil` on failure.
     public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
         processDecodingData(item, options: options) { $0.kf.addingBorder(border) }
     }

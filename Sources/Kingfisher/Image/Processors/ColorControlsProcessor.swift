@@ -23,6 +23,7 @@ public struct ColorControlsProcessor: ImageProcessor {
         identifier = "com.onevcat.Kingfisher.ColorControlsProcessor(\(brightness)_\(contrast)_\(saturation)_\(inputEV))"
     }
 
+    /// Processes `item` as the type describes; a `.data` item is decoded first. `nil` on failure.
     public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
         processDecodingData(item, options: options) {
             $0.kf.adjusted(brightness: brightness, contrast: contrast, saturation: saturation, inputEV: inputEV)
@@ -39,6 +40,7 @@ public struct BlackWhiteProcessor: ImageProcessor {
     /// Creates the processor.
     public init() {}
 
+    /// Processes `item` as the type describes; a `.data` item is decoded first. `nil` on failure.
     public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
         ColorControlsProcessor(brightness: 0, contrast: 1, saturation: 0, inputEV: 0.7).process(item: item, options: options)
     }

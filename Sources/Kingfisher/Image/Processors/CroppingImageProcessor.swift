@@ -17,6 +17,7 @@ public struct CroppingImageProcessor: ImageProcessor {
         identifier = "com.onevcat.Kingfisher.CroppingImageProcessor(\(size.identifierDescription)_\(anchor.identifierDescription))"
     }
 
+    /// Processes `item` as the type describes; a `.data` item is decoded first. `nil` on failure.
     public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
         processDecodingData(item, options: options) { $0.kf.crop(to: size, anchorOn: anchor) }
     }

@@ -15,6 +15,7 @@ public struct DownsamplingImageProcessor: ImageProcessor {
         identifier = "com.onevcat.Kingfisher.DownsamplingImageProcessor(\(size.identifierDescription))"
     }
 
+    /// Processes `item` as the type describes; a `.data` item is decoded first. `nil` on failure.
     public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
         let longest = max(size.width, size.height) * options.scaleFactor
         guard longest.isFinite, longest >= 1 else { return nil }

@@ -16,6 +16,7 @@ public struct OverlayImageProcessor: ImageProcessor {
         identifier = "com.onevcat.Kingfisher.OverlayImageProcessor(\(overlay.rgbaDescription)_\(fraction))"
     }
 
+    /// Processes `item` as the type describes; a `.data` item is decoded first. `nil` on failure.
     public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
         processDecodingData(item, options: options) { $0.kf.overlaying(with: overlay, fraction: fraction) }
     }

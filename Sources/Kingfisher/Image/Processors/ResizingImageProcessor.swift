@@ -20,6 +20,7 @@ public struct ResizingImageProcessor: ImageProcessor {
             : "com.onevcat.Kingfisher.ResizingImageProcessor(\(referenceSize.identifierDescription), \(mode))"
     }
 
+    /// Processes `item` as the type describes; a `.data` item is decoded first. `nil` on failure.
     public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
         processDecodingData(item, options: options) { image in
             let target = image.kf.size.kf.resize(to: referenceSize, for: targetContentMode)

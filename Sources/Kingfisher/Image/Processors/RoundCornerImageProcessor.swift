@@ -36,6 +36,7 @@ public struct RoundCornerImageProcessor: ImageProcessor {
         self.identifier = identifier
     }
 
+    /// Processes `item` as the type describes; a `.data` item is decoded first. `nil` on failure.
     public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
         processDecodingData(item, options: options) { image in
             let size = targetSize ?? image.kf.size
