@@ -63,6 +63,74 @@ public enum KingfisherError: Error, Sendable {
         }
     }
 
+    /// Reasons for ``KingfisherError/cacheError(reason:)``, as Kingfisher's.
+    public enum CacheErrorReason: Sendable {
+        /// The cache directory could not be listed. Code 3001.
+        case fileEnumeratorCreationFailed(url: URL)
+        /// The cache directory listing held something unexpected. Code 3002.
+        case invalidFileEnumeratorContent(url: URL)
+        /// A cached file's metadata could not be read. Code 3003.
+        case invalidURLResource(error: any Error, key: String, url: URL)
+        /// A cached file exists but could not be read. Code 3004.
+        case cannotLoadDataFromDisk(url: URL, error: any Error)
+        /// The cache directory could not be created. Code 3005.
+        case cannotCreateDirectory(path: String, error: any Error)
+        /// Nothing is cached for `key`. Code 3006.
+        case imageNotExisting(key: String)
+        /// A value could not be turned into data. Code 3007.
+        case cannotConvertToData(object: any Sendable, error: any Error)
+        /// The serializer produced no data for the image. Code 3008.
+        case cannotSerializeImage(image: KFCrossPlatformImage?, original: Data?, serializer: any CacheSerializer)
+        /// The cache file could not be written. Code 3009.
+        case cannotCreateCacheFile(fileURL: URL, key: String, data: Data, error: any Error)
+        /// The cache file's dates (expiration, last access) could not be set. Code 3010.
+        case cannotSetCacheFileAttribute(filePath: String, attributes: [String: Date], error: any Error)
+        /// The disk storage could not prepare its directory, so it is not usable. Code 3011.
+        case diskStorageIsNotReady(cacheURL: URL)
+
+        /// The error code within the `com.onevcat.Kingfisher.Error` domain.
+        public var errorCode: Int {
+            switch self {
+            case .fileEnumeratorCreationFailed: return 3001
+            case .invalidFileEnumeratorContent: return 3002
+            case .invalidURLResource: return 3003
+            case .cannotLoadDataFromDisk: return 3004
+            case .cannotCreateDirectory: return 3005
+            case .imageNotExisting: return 3006
+            case .cannotConvertToData: return 3007
+            case .cannotSerializeImage: return 3008
+            case .cannotCreateCacheFile: return 3009
+            case .cannotSetCacheFileAttribute: return 3010
+            case .diskStorageIsNotReady: return 3011
+            }
+        }
+
+        /// A human readable description naming the file or key concerned.
+        public var errorDescription: String {
+            switch self {
+            case .fileEnumeratorCreationFailed(let url): return "Cannot list the cache directory \(url.path)."
+            case .invalidFileEnumeratorContent(let url): return "Unexpected content while listing \(url.path)."
+            case .invalidURLResource(let error, let key, let url):
+                return "Cannot read the metadata of \(url.path) (key \(key)): \(error.localizedDescription)"
+            case .cannotLoadDataFromDisk(let url, let error):
+                return "Cannot read the cached file \(url.path): \(error.localizedDescription)"
+            case .cannotCreateDirectory(let path, let error):
+                return "Cannot create the cache directory \(path): \(error.localizedDescription)"
+            case .imageNotExisting(let key): return "No image is cached for the key \(key)."
+            case .cannotConvertToData(let object, let error): return "Cannot convert \(object) to data: \(error.localizedDescription)"
+            case .cannotSerializeImage(_, _, let serializer): return "The serializer \(type(of: serializer)) produced no data for the image."
+            case .cannotCreateCacheFile(let fileURL, let key, _, let error):
+                return "Cannot write the cache file \(fileURL.path) for \(key): \(error.localizedDescription)"
+            case .cannotSetCacheFileAttribute(let filePath, _, let error):
+                return "Cannot set the dates of \(filePath): \(error.localizedDescription)"
+            case .diskStorageIsNotReady(let cacheURL): return "The disk cache at \(cacheURL.path) is not ready (its directory could not be created)."
+            }
+        }
+    }
+
+    /// An error happened in the memory or disk cache.
+    case cacheError(reason: CacheErrorReason)
+
     /// Reasons for ``KingfisherError/processorError(reason:)``.
     public enum ProcessorErrorReason: Sendable {
         /// `processor` returned no image for `item`. Code 4001.
@@ -102,6 +170,7 @@ public enum KingfisherError: Error, Sendable {
     /// The numeric code of the error within ``domain``.
     public var errorCode: Int {
         switch self {
+        case .cacheError(let reason): return reason.errorCode
         case .processorError(let reason): return reason.errorCode
         case .imageCodingError(let reason): return reason.errorCode
         }
@@ -112,6 +181,7 @@ extension KingfisherError: LocalizedError, CustomStringConvertible {
     /// A human readable description of the error.
     public var errorDescription: String? {
         switch self {
+        case .cacheError(let reason): return reason.errorDescription
         case .processorError(let reason): return reason.errorDescription
         case .imageCodingError(let reason): return reason.errorDescription
         }

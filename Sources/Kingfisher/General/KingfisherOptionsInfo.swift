@@ -20,6 +20,35 @@ public enum KingfisherOptionsInfoItem: Sendable {
     /// How images are turned into bytes for the disk cache and back. Default
     /// ``DefaultCacheSerializer/default``.
     case cacheSerializer(any CacheSerializer)
+    /// The cache to look up and store in. Default ``ImageCache/default``.
+    case targetCache(ImageCache)
+    /// The cache for original (unprocessed) images. Default: the target cache.
+    case originalCache(ImageCache)
+    /// The processor; its identifier is part of the cache key. Default ``DefaultImageProcessor/default``.
+    case processor(any ImageProcessor)
+    /// Where completion handlers run. Default `.mainCurrentOrAsync`.
+    case callbackQueue(CallbackQueue)
+    /// Look only in memory, skipping the disk cache. Default off.
+    case fromMemoryCacheOrRefresh
+    /// Store only in memory. Default off.
+    case cacheMemoryOnly
+    /// Decode images after loading them from disk off the caller's thread. Images are always
+    /// fully decoded on Linux; kept for compatibility. Default off.
+    case backgroundDecode
+    /// Read the disk cache on the calling thread instead of the cache's queue. Default off.
+    case loadDiskFileSynchronously
+    /// Options for writing disk cache files (files are always written atomically). Default `[]`.
+    case diskStoreWriteOptions(Data.WritingOptions)
+    /// The memory cache expiration of stored images. Default: the memory storage's config.
+    case memoryCacheExpiration(StorageExpiration)
+    /// How reading from memory extends the expiration. Default `.cacheTime`.
+    case memoryCacheAccessExtendingExpiration(ExpirationExtending)
+    /// The disk cache expiration of stored images. Default: the disk storage's config.
+    case diskCacheExpiration(StorageExpiration)
+    /// How reading from disk extends the expiration. Default `.cacheTime`.
+    case diskCacheAccessExtendingExpiration(ExpirationExtending)
+    /// A file extension forced on cache files. Default `nil`.
+    case forcedCacheFileExtension(String?)
 }
 
 /// The parsed form of ``KingfisherOptionsInfo``: one property per option, with defaults.
@@ -35,6 +64,35 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     /// See ``KingfisherOptionsInfoItem/cacheSerializer(_:)``. Default ``DefaultCacheSerializer/default``.
     public var cacheSerializer: any CacheSerializer = DefaultCacheSerializer.default
 
+    /// See ``KingfisherOptionsInfoItem/targetCache(_:)``. Default `nil` (``ImageCache/default``).
+    public var targetCache: ImageCache?
+    /// See ``KingfisherOptionsInfoItem/originalCache(_:)``. Default `nil` (the target cache).
+    public var originalCache: ImageCache?
+    /// See ``KingfisherOptionsInfoItem/processor(_:)``. Default ``DefaultImageProcessor/default``.
+    public var processor: any ImageProcessor = DefaultImageProcessor.default
+    /// See ``KingfisherOptionsInfoItem/callbackQueue(_:)``. Default `.mainCurrentOrAsync`.
+    public var callbackQueue: CallbackQueue = .mainCurrentOrAsync
+    /// See ``KingfisherOptionsInfoItem/fromMemoryCacheOrRefresh``. Default `false`.
+    public var fromMemoryCacheOrRefresh = false
+    /// See ``KingfisherOptionsInfoItem/cacheMemoryOnly``. Default `false`.
+    public var cacheMemoryOnly = false
+    /// See ``KingfisherOptionsInfoItem/backgroundDecode``. Default `false`.
+    public var backgroundDecode = false
+    /// See ``KingfisherOptionsInfoItem/loadDiskFileSynchronously``. Default `false`.
+    public var loadDiskFileSynchronously = false
+    /// See ``KingfisherOptionsInfoItem/diskStoreWriteOptions(_:)``. Default `[]`.
+    public var diskStoreWriteOptions: Data.WritingOptions = []
+    /// See ``KingfisherOptionsInfoItem/memoryCacheExpiration(_:)``. Default `nil`.
+    public var memoryCacheExpiration: StorageExpiration?
+    /// See ``KingfisherOptionsInfoItem/memoryCacheAccessExtendingExpiration(_:)``. Default `.cacheTime`.
+    public var memoryCacheAccessExtendingExpiration: ExpirationExtending = .cacheTime
+    /// See ``KingfisherOptionsInfoItem/diskCacheExpiration(_:)``. Default `nil`.
+    public var diskCacheExpiration: StorageExpiration?
+    /// See ``KingfisherOptionsInfoItem/diskCacheAccessExtendingExpiration(_:)``. Default `.cacheTime`.
+    public var diskCacheAccessExtendingExpiration: ExpirationExtending = .cacheTime
+    /// See ``KingfisherOptionsInfoItem/forcedCacheFileExtension(_:)``. Default `nil`.
+    public var forcedExtension: String?
+
     /// Parses `info`; the last occurrence of an item wins. `nil` gives all defaults.
     public init(_ info: KingfisherOptionsInfo?) {
         for item in info ?? [] {
@@ -44,6 +102,20 @@ public struct KingfisherParsedOptionsInfo: Sendable {
             case .onlyLoadFirstFrame: onlyLoadFirstFrame = true
             case .maxPixelCount(let value): maxPixelCount = value
             case .cacheSerializer(let value): cacheSerializer = value
+            case .targetCache(let value): targetCache = value
+            case .originalCache(let value): originalCache = value
+            case .processor(let value): processor = value
+            case .callbackQueue(let value): callbackQueue = value
+            case .fromMemoryCacheOrRefresh: fromMemoryCacheOrRefresh = true
+            case .cacheMemoryOnly: cacheMemoryOnly = true
+            case .backgroundDecode: backgroundDecode = true
+            case .loadDiskFileSynchronously: loadDiskFileSynchronously = true
+            case .diskStoreWriteOptions(let value): diskStoreWriteOptions = value
+            case .memoryCacheExpiration(let value): memoryCacheExpiration = value
+            case .memoryCacheAccessExtendingExpiration(let value): memoryCacheAccessExtendingExpiration = value
+            case .diskCacheExpiration(let value): diskCacheExpiration = value
+            case .diskCacheAccessExtendingExpiration(let value): diskCacheAccessExtendingExpiration = value
+            case .forcedCacheFileExtension(let value): forcedExtension = value
             }
         }
     }

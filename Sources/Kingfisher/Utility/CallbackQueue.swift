@@ -1,0 +1,29 @@
+import Dispatch
+import Foundation
+
+/// Where a completion handler runs, as Kingfisher's `CallbackQueue`.
+///
+/// On Linux the main queue only runs in processes that service it (`dispatchMain()`, a run
+/// loop, or the main actor): command-line tools and servers usually want `.untouch` or
+/// `.dispatch(_:)`, or the `async` forms of the API.
+public enum CallbackQueue: Sendable {
+    /// Asynchronously on the main queue.
+    case mainAsync
+    /// On the current thread when it is the main thread, else asynchronously on the main queue.
+    case mainCurrentOrAsync
+    /// On whatever thread the work finished on.
+    case untouch
+    /// Asynchronously on the given queue.
+    case dispatch(DispatchQueue)
+
+    /// Runs `block` as the case says.
+    public func execute(_ block: @escaping @Sendable () -> Void) {
+        switch self {
+        case .mainAsync: DispatchQueue.main.async(execute: block)
+        case .mainCurrentOrAsync:
+            if Thread.isMainThread { block() } else { DispatchQueue.main.async(execute: block) }
+        case .untouch: block()
+        case .dispatch(let queue): queue.async(execute: block)
+        }
+    }
+}
