@@ -47,6 +47,11 @@ let package = Package(
             dependencies: ["Kingfisher"],
             path: "Benchmarks/KingfisherBenchmark"
         ),
+        .executableTarget(
+            name: "KingfisherCacheStress",
+            dependencies: ["Kingfisher"],
+            path: "Tests/KingfisherCacheStress"
+        ),
         .testTarget(
             name: "KingfisherTests",
             dependencies: ["Kingfisher"],

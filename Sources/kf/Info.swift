@@ -43,7 +43,7 @@ struct Info: ParsableCommand {
             hasAlpha: image.hasAlpha, orientation: image.exifOrientation)
         if json {
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
             print("""

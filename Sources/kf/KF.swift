@@ -8,7 +8,7 @@ struct KF: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kf",
         abstract: "Kingfisher for Linux: inspect, decode, process and encode images.",
-        subcommands: [Info.self, Process.self]
+        subcommands: [Info.self, Process.self, CacheCommand.self]
     )
 }
 

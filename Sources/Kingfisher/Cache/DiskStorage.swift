@@ -322,3 +322,13 @@ public enum DiskStorage {
         }
     }
 }
+
+extension DiskStorage.Backend {
+    /// Counts of what the directory holds: files (temporary ones excluded), their total bytes,
+    /// and how many have expired.
+    public func statistics(referenceDate: Date? = nil) throws -> (files: Int, bytes: UInt, expired: Int) {
+        let now = referenceDate ?? clock()
+        let files = try entries().filter { !$0.isTemporary }
+        return (files.count, files.reduce(0) { $0 + $1.size }, files.filter { $0.expiration <= now }.count)
+    }
+}

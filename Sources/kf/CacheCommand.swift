@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import Kingfisher
+
+/// `kf cache info|clean|clear [--name N] [--directory D] [--json]`.
+struct CacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Inspect, clean or clear a Kingfisher disk cache (by default the one kf and ImageCache.default use).",
+        subcommands: [CacheInfo.self, CacheClean.self, CacheClear.self]
+    )
+}
+
+/// Which cache a `kf cache` command works on.
+struct CacheLocation: ParsableArguments {
+    @Option(help: "The cache name.")
+    var name = "default"
+
+    @Option(help: "The parent directory (default: $XDG_CACHE_HOME or ~/.cache); the cache is <directory>/kingfisher/<name>.")
+    var directory: String?
+
+    @Flag(help: "Print JSON with the keys path, files, bytes, expired (and removed for clean).")
+    var json = false
+
+    func open() -> ImageCache {
+        do {
+            return try ImageCache(name: name, cacheDirectoryURL: directory.map { URL(fileURLWithPath: $0, isDirectory: true) })
+        } catch {
+            exitWithError("\(error)", status: 73)
+        }
+    }
+}
+
+/// What `kf cache` reports.
+struct CacheReport: Encodable {
+    var path: String
+    var files: Int
+    var bytes: UInt
+    var expired: Int
+    var removed: [String]?
+
+    init(_ cache: ImageCache, removed: [String]? = nil) throws {
+        let entries = try cache.diskStorage.statistics()
+        path = cache.diskStorage.directoryURL.path
+        files = entries.files
+        bytes = entries.bytes
+        expired = entries.expired
+        self.removed = removed
+    }
+
+    func print(json: Bool) throws {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            Swift.print(String(decoding: try encoder.encode(self), as: UTF8.self))
+        } else {
+            if let removed { Swift.print("removed: \(removed.count) files") }
+            Swift.print("path:    \(path)\nfiles:   \(files)\nbytes:   \(bytes)\nexpired: \(expired)")
+        }
+    }
+}
+
+struct CacheInfo: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "info", abstract: "Print the path, file count, total bytes and expired count.")
+    @OptionGroup var location: CacheLocation
+
+    func run() throws {
+        try CacheReport(location.open()).print(json: location.json)
+    }
+}
+
+struct CacheClean: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clean", abstract: "Remove expired files, then the least recently used past the size limit; say what was removed.")
+    @OptionGroup var location: CacheLocation
+
+    @Option(help: "Size limit in bytes for this cleaning (0: none).")
+    var sizeLimit: UInt = 0
+
+    func run() throws {
+        let cache = location.open()
+        cache.diskStorage.config.sizeLimit = sizeLimit
+        let removed = try cache.diskStorage.clean().map(\.lastPathComponent)
+        try CacheReport(cache, removed: removed).print(json: location.json)
+    }
+}
+
+struct CacheClear: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every file in the cache.")
+    @OptionGroup var location: CacheLocation
+
+    func run() throws {
+        let cache = location.open()
+        try cache.diskStorage.removeAll()
+        try CacheReport(cache).print(json: location.json)
+    }
+}
