@@ -45,6 +45,12 @@ def per_iteration_ms(command, label, attempts=3):
     return best
 
 
+def cache_figures(command):
+    """The key=value lines `kf-bench cache` prints, as numbers."""
+    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    return {key: float(value) for key, value in (line.split("=", 1) for line in output.splitlines() if "=" in line)}
+
+
 def peak_rss_mb(command):
     """Peak resident memory of one run of `command`, in MB, measured in a fresh child."""
     probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL); "
@@ -142,6 +148,23 @@ def main():
     rss_full = peak_rss_mb([kf, "process", jpeg, "--output", f"{args.work}/full.png"])
     row("peak RSS, thumbnail 4000x3000 JPEG → 400 px", rss_thumb, "vipsthumbnail", rss_vips, None, "MB")
     row("peak RSS, thumbnail vs full decode (kf process to PNG)", rss_thumb, "kf full decode", rss_full, 0.3, "MB")
+
+    print("Cache...", flush=True)
+    cache = cache_figures([bench, "cache", jpeg])
+
+    def absolute(scenario, value, unit, target=None):
+        verdict = "" if target is None else (" ✓" if value < target else " ✗")
+        rows.append((scenario, f"{value:.0f} {unit}{verdict}", "—", "—", "—",
+                     "—" if target is None else f"< {target:.0f} {unit}"))
+        print(f"{scenario}: {value:.0f} {unit}", flush=True)
+
+    absolute("memory cache hit, median, 1 thread (1k entries)", cache["memory_hit_ns_1thread"], "ns", 1000)
+    absolute("memory cache hit, median, 2 threads at once", cache["memory_hit_ns_2threads"], "ns", 1000)
+    absolute("memory cache hit, median, 100k entries", cache["memory_hit_ns_100k"], "ns", 1000)
+    absolute("memory cache insert, mean, filling 100k entries", cache["memory_insert_ns_100k"], "ns")
+    absolute(f"disk cache hit incl. decode, median, {cache['disk_thumbnail_bytes'] / 1000:.0f} KB 400 px JPEG",
+             cache["disk_hit_us"], "µs", 1000)
+    absolute("cache store (memory + atomic disk write), 400 px JPEG", cache["store_per_second"], "stores/s")
 
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [

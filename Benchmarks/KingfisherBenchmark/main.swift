@@ -6,6 +6,8 @@ import Kingfisher
 //   kf-bench thumbnail FILE SIZE --iterations N  downsampled decode, prints thumbnail_ms_per_iter=<ms>
 //   kf-bench resize FILE WxH --iterations N      Lanczos resize of the decoded image, prints resize_ms_per_iter=<ms>
 //   kf-bench blur FILE RADIUS --iterations N     blur of the decoded image, prints blur_ms_per_iter=<ms>
+//   kf-bench cache FILE                          memory/disk cache latencies (FILE: a JPEG to thumbnail
+//                                                 to 400 px for the disk hit), prints key=value lines
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -55,6 +57,8 @@ case "blur":
     guard arguments.count >= 4, let radius = Double(arguments[3]) else { fail("blur needs a RADIUS") }
     let image = try KingfisherImage.decode(data: data)
     measure("blur") { image.kf.blurred(withRadius: radius) }
+case "cache":
+    await CacheBenchmark.run(jpeg: data)
 default:
     fail("unknown mode \(mode)")
 }

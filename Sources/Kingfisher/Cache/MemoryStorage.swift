@@ -139,20 +139,23 @@ public enum MemoryStorage {
     }
 }
 
-/// The recency list behind ``MemoryStorage/Backend``: slots in an array linked from least
-/// (`head`) to most (`tail`) recently used, a free list of empty slots, and a key index.
-struct LRUList<T> {
-    private struct Entry {
-        var key: String
-        var value: T?
-        var cost: Int
-        var expiration: StorageExpiration
-        var expirationDate: Date
-        var previous: Int
-        var next: Int
-    }
+/// One entry's bookkeeping in ``LRUList``. Not generic, so that the list's hot paths work on a
+/// concrete array even where the value type is not specialised (calls from other modules).
+struct LRUNode {
+    var key: String
+    var cost: Int
+    var expiration: StorageExpiration
+    var expirationDate: Date
+    var previous: Int
+    var next: Int
+}
 
-    private var entries: [Entry] = []
+/// The recency list behind ``MemoryStorage/Backend``: slots in an array linked from least
+/// (`head`) to most (`tail`) recently used, a free list of empty slots, and a key index. Values
+/// live in a parallel array.
+struct LRUList<T> {
+    private var nodes: [LRUNode] = []
+    private var values: [T?] = []
     private var index: [String: Int] = [:]
     private var free: [Int] = []
     private var head = -1
@@ -162,42 +165,44 @@ struct LRUList<T> {
     var count: Int { index.count }
 
     func slot(forKey key: String) -> Int? { index[key] }
-    func value(at slot: Int) -> T { entries[slot].value! }
-    func expiration(at slot: Int) -> StorageExpiration { entries[slot].expiration }
-    func expirationDate(at slot: Int) -> Date { entries[slot].expirationDate }
-    mutating func setExpirationDate(_ date: Date, at slot: Int) { entries[slot].expirationDate = date }
+    func value(at slot: Int) -> T { values[slot]! }
+    func expiration(at slot: Int) -> StorageExpiration { nodes[slot].expiration }
+    func expirationDate(at slot: Int) -> Date { nodes[slot].expirationDate }
+    mutating func setExpirationDate(_ date: Date, at slot: Int) { nodes[slot].expirationDate = date }
 
     var keysByRecency: [String] {
         var keys: [String] = []
         var slot = head
         while slot >= 0 {
-            keys.append(entries[slot].key)
-            slot = entries[slot].next
+            keys.append(nodes[slot].key)
+            slot = nodes[slot].next
         }
         return keys
     }
 
     mutating func insert(key: String, value: T, cost: Int, expiration: StorageExpiration, expirationDate: Date) {
         if let slot = index[key] {
-            totalCost += cost - entries[slot].cost
-            entries[slot].value = value
-            entries[slot].cost = cost
-            entries[slot].expiration = expiration
-            entries[slot].expirationDate = expirationDate
+            totalCost += cost - nodes[slot].cost
+            values[slot] = value
+            nodes[slot].cost = cost
+            nodes[slot].expiration = expiration
+            nodes[slot].expirationDate = expirationDate
             touch(slot)
             return
         }
-        let entry = Entry(key: key, value: value, cost: cost, expiration: expiration, expirationDate: expirationDate,
-                          previous: tail, next: -1)
+        let node = LRUNode(key: key, cost: cost, expiration: expiration, expirationDate: expirationDate,
+                           previous: tail, next: -1)
         let slot: Int
         if let reused = free.popLast() {
-            entries[reused] = entry
+            nodes[reused] = node
+            values[reused] = value
             slot = reused
         } else {
-            entries.append(entry)
-            slot = entries.count - 1
+            nodes.append(node)
+            values.append(value)
+            slot = nodes.count - 1
         }
-        if tail >= 0 { entries[tail].next = slot } else { head = slot }
+        if tail >= 0 { nodes[tail].next = slot } else { head = slot }
         tail = slot
         index[key] = slot
         totalCost += cost
@@ -207,25 +212,25 @@ struct LRUList<T> {
     mutating func touch(_ slot: Int) {
         guard slot != tail else { return }
         unlink(slot)
-        entries[slot].previous = tail
-        entries[slot].next = -1
-        if tail >= 0 { entries[tail].next = slot } else { head = slot }
+        nodes[slot].previous = tail
+        nodes[slot].next = -1
+        if tail >= 0 { nodes[tail].next = slot } else { head = slot }
         tail = slot
     }
 
     private mutating func unlink(_ slot: Int) {
-        let previous = entries[slot].previous, next = entries[slot].next
-        if previous >= 0 { entries[previous].next = next } else { head = next }
-        if next >= 0 { entries[next].previous = previous } else { tail = previous }
+        let previous = nodes[slot].previous, next = nodes[slot].next
+        if previous >= 0 { nodes[previous].next = next } else { head = next }
+        if next >= 0 { nodes[next].previous = previous } else { tail = previous }
     }
 
     @discardableResult
     mutating func remove(key: String) -> Bool {
         guard let slot = index.removeValue(forKey: key) else { return false }
         unlink(slot)
-        totalCost -= entries[slot].cost
-        entries[slot].value = nil
-        entries[slot].cost = 0
+        totalCost -= nodes[slot].cost
+        values[slot] = nil
+        nodes[slot].cost = 0
         free.append(slot)
         return true
     }
@@ -233,15 +238,15 @@ struct LRUList<T> {
     /// Evicts least recently used entries until within both limits.
     mutating func trim(costLimit: Int, countLimit: Int) {
         while head >= 0 && (totalCost > costLimit || index.count > countLimit) {
-            remove(key: entries[head].key)
+            remove(key: nodes[head].key)
         }
     }
 
     mutating func removeExpired(now: Date) {
         var slot = head
         while slot >= 0 {
-            let next = entries[slot].next
-            if entries[slot].expirationDate <= now { remove(key: entries[slot].key) }
+            let next = nodes[slot].next
+            if nodes[slot].expirationDate <= now { remove(key: nodes[slot].key) }
             slot = next
         }
     }
