@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import Kingfisher
 
@@ -170,6 +171,21 @@ struct TemporaryDirectory {
         let removed = try storage.removeExpiredValues(referenceDate: Date().addingTimeInterval(120))
         #expect(removed.map(\.lastPathComponent).contains(leftover.lastPathComponent))
         #expect(FileManager.default.fileExists(atPath: foreignHidden.path), "other hidden files are left alone")
+    }
+
+    @Test func cleansItselfOnItsInterval() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.cleanUp() }
+        var config = DiskStorage.Config(name: "timer", sizeLimit: 0, directory: directory.url)
+        config.cleanInterval = 0.05
+        let storage = DiskStorage.Backend<Data>(noThrowConfig: config)
+        let cleaned = Mutex<[String]>([])
+        storage.onClean.withLock { $0 = { names in cleaned.withLock { $0 += names } } }
+        try storage.store(value: Data("x".utf8), forKey: "soon", expiration: .seconds(0.02))
+        try storage.store(value: Data("y".utf8), forKey: "later", expiration: .days(1))
+        for _ in 0..<100 where cleaned.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(cleaned.withLock { $0 } == [storage.cacheFileName(forKey: "soon")])
+        #expect(storage.isCached(forKey: "later"))
     }
 
     @Test func removeAllKeepsTheDirectory() throws {
