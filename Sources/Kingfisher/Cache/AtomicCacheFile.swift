@@ -31,10 +31,11 @@ enum AtomicCacheFile {
     struct Entry {
         var path: String
         var isTemporary: Bool
-        var size: UInt
-        var expiration: Date
-        var lastAccess: Date
-        var changed: Date
+        var status: Status
+        var size: UInt { status.size }
+        var expiration: Date { status.expiration }
+        var lastAccess: Date { status.lastAccess }
+        var changed: Date { status.changed }
     }
 
     private static let temporarySuffix = ".kftmp"

@@ -265,8 +265,7 @@ public enum DiskStorage {
                 guard isTemporary || !name.hasPrefix(".") else { return nil }
                 let path = directoryURL.appendingPathComponent(name).path
                 guard let info = AtomicCacheFile.status(path), info.isRegularFile else { return nil }
-                return AtomicCacheFile.Entry(path: path, isTemporary: isTemporary, size: info.size,
-                                             expiration: info.expiration, lastAccess: info.lastAccess, changed: info.changed)
+                return AtomicCacheFile.Entry(path: path, isTemporary: isTemporary, status: info)
             }
         }
     }
