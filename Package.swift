@@ -10,6 +10,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -33,7 +35,12 @@ let package = Package(
         ),
         .target(
             name: "Kingfisher",
-            dependencies: ["CTurboJPEG", "CSpng", "CGif", "CWebP"]
+            dependencies: [
+                "CTurboJPEG", "CSpng", "CGif", "CWebP",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         .executableTarget(
             name: "kf",
@@ -54,7 +61,12 @@ let package = Package(
         ),
         .testTarget(
             name: "KingfisherTests",
-            dependencies: ["Kingfisher"],
+            dependencies: [
+                "Kingfisher",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             exclude: ["Fixtures"]
         ),
     ],

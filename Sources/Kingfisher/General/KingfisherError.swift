@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Represents all the errors which can happen in Kingfisher.
 ///
@@ -62,6 +65,99 @@ public enum KingfisherError: Error, Sendable {
             }
         }
     }
+
+    /// Reasons for ``KingfisherError/requestError(reason:)``, as Kingfisher's.
+    public enum RequestErrorReason: Sendable {
+        /// A request modifier returned no request. Code 1001.
+        case emptyRequest
+        /// The request has no usable URL. Code 1002.
+        case invalidURL(request: URLRequest)
+        /// The download task was cancelled before it finished. Code 1003.
+        case taskCancelled(task: DownloadTask, token: Int)
+
+        /// The error code within the `com.onevcat.Kingfisher.Error` domain.
+        public var errorCode: Int {
+            switch self {
+            case .emptyRequest: return 1001
+            case .invalidURL: return 1002
+            case .taskCancelled: return 1003
+            }
+        }
+
+        /// A human readable description.
+        public var errorDescription: String {
+            switch self {
+            case .emptyRequest: return "The request modifier returned no request."
+            case .invalidURL(let request): return "The request has no valid http(s) URL: \(request.url?.absoluteString ?? "nil")."
+            case .taskCancelled(let task, _): return "The download of \(task.url?.absoluteString ?? "an image") was cancelled."
+            }
+        }
+    }
+
+    /// Reasons for ``KingfisherError/responseError(reason:)``: Kingfisher's, plus the limits and
+    /// content checks a server needs.
+    public enum ResponseErrorReason: Sendable {
+        /// The response is not an HTTP response. Code 2001.
+        case invalidURLResponse(response: URLResponse)
+        /// The status code is not valid (by default outside 200..<400). Code 2002.
+        case invalidHTTPStatusCode(response: HTTPURLResponse)
+        /// The transport failed (connection, TLS, timeout, reset); `error` is the underlying error.
+        /// Code 2003.
+        case URLSessionError(error: any Error)
+        /// The delegate's data hook returned no data. Code 2004.
+        case dataModifyingFailed(task: DownloadTask?)
+        /// No response arrived. Code 2005.
+        case noURLResponse(task: DownloadTask?)
+        /// The delegate cancelled the download on seeing the response. Code 2006.
+        case cancelledByDelegate(response: URLResponse)
+        /// The body (or its announced Content-Length) is larger than the limit; reading stopped.
+        /// Code 2007.
+        case responseTooLarge(url: URL, limit: Int, received: Int64)
+        /// The body is not an image: `contentType` is the response's Content-Type and `reason`
+        /// what the decoder said. Code 2008.
+        case notAnImage(url: URL, contentType: String?, reason: ImageCodingErrorReason)
+        /// More redirects than the limit (or a redirect loop). Code 2009.
+        case tooManyRedirects(url: URL, limit: Int)
+
+        /// The error code within the `com.onevcat.Kingfisher.Error` domain.
+        public var errorCode: Int {
+            switch self {
+            case .invalidURLResponse: return 2001
+            case .invalidHTTPStatusCode: return 2002
+            case .URLSessionError: return 2003
+            case .dataModifyingFailed: return 2004
+            case .noURLResponse: return 2005
+            case .cancelledByDelegate: return 2006
+            case .responseTooLarge: return 2007
+            case .notAnImage: return 2008
+            case .tooManyRedirects: return 2009
+            }
+        }
+
+        /// A human readable description naming the URL, status or limit concerned.
+        public var errorDescription: String {
+            switch self {
+            case .invalidURLResponse(let response): return "The response for \(response.url?.absoluteString ?? "?") is not an HTTP response."
+            case .invalidHTTPStatusCode(let response):
+                return "The server answered \(response.statusCode) for \(response.url?.absoluteString ?? "?")."
+            case .URLSessionError(let error): return "The download failed: \(error)."
+            case .dataModifyingFailed: return "The downloader delegate returned no data."
+            case .noURLResponse: return "No response was received."
+            case .cancelledByDelegate(let response): return "The downloader delegate cancelled \(response.url?.absoluteString ?? "the download")."
+            case .responseTooLarge(let url, let limit, let received):
+                return "The response for \(url.absoluteString) is larger than the limit of \(limit) bytes (\(received) bytes)."
+            case .notAnImage(let url, let contentType, let reason):
+                return "The response for \(url.absoluteString) (Content-Type: \(contentType ?? "none")) is not an image: \(reason.errorDescription)"
+            case .tooManyRedirects(let url, let limit): return "More than \(limit) redirects (or a loop) for \(url.absoluteString)."
+            }
+        }
+    }
+
+    /// An error happened while preparing a request.
+    case requestError(reason: RequestErrorReason)
+
+    /// An error happened in the server's response.
+    case responseError(reason: ResponseErrorReason)
 
     /// Reasons for ``KingfisherError/cacheError(reason:)``, as Kingfisher's.
     public enum CacheErrorReason: Sendable {
@@ -167,9 +263,23 @@ public enum KingfisherError: Error, Sendable {
     /// The error domain of all Kingfisher errors: `"com.onevcat.Kingfisher.Error"`.
     public static let domain = "com.onevcat.Kingfisher.Error"
 
+    /// Whether the error is a cancelled download task.
+    public var isTaskCancelled: Bool {
+        if case .requestError(reason: .taskCancelled) = self { return true }
+        return false
+    }
+
+    /// Whether the error is an invalid status code, and of `code` when given.
+    public func isInvalidResponseStatusCode(_ code: Int? = nil) -> Bool {
+        guard case .responseError(reason: .invalidHTTPStatusCode(let response)) = self else { return false }
+        return code.map { response.statusCode == $0 } ?? true
+    }
+
     /// The numeric code of the error within ``domain``.
     public var errorCode: Int {
         switch self {
+        case .requestError(let reason): return reason.errorCode
+        case .responseError(let reason): return reason.errorCode
         case .cacheError(let reason): return reason.errorCode
         case .processorError(let reason): return reason.errorCode
         case .imageCodingError(let reason): return reason.errorCode
@@ -181,6 +291,8 @@ extension KingfisherError: LocalizedError, CustomStringConvertible {
     /// A human readable description of the error.
     public var errorDescription: String? {
         switch self {
+        case .requestError(let reason): return reason.errorDescription
+        case .responseError(let reason): return reason.errorDescription
         case .cacheError(let reason): return reason.errorDescription
         case .processorError(let reason): return reason.errorDescription
         case .imageCodingError(let reason): return reason.errorDescription

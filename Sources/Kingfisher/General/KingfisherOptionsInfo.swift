@@ -49,6 +49,14 @@ public enum KingfisherOptionsInfoItem: Sendable {
     case diskCacheAccessExtendingExpiration(ExpirationExtending)
     /// A file extension forced on cache files. Default `nil`.
     case forcedCacheFileExtension(String?)
+    /// The downloader to use. Default ``ImageDownloader/default``.
+    case downloader(ImageDownloader)
+    /// The download's priority, 0…1. Default ``ImageDownloader/defaultPriority`` (0.5).
+    case downloadPriority(Float)
+    /// Changes the request before it is sent. Default `nil`.
+    case requestModifier(any AsyncImageDownloadRequestModifier)
+    /// Decides what happens with redirects. Default `nil` (follow).
+    case redirectHandler(any ImageDownloadRedirectHandler)
 }
 
 /// The parsed form of ``KingfisherOptionsInfo``: one property per option, with defaults.
@@ -93,6 +101,15 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     /// See ``KingfisherOptionsInfoItem/forcedCacheFileExtension(_:)``. Default `nil`.
     public var forcedExtension: String?
 
+    /// See ``KingfisherOptionsInfoItem/downloader(_:)``. Default `nil` (``ImageDownloader/default``).
+    public var downloader: ImageDownloader?
+    /// See ``KingfisherOptionsInfoItem/downloadPriority(_:)``. Default 0.5.
+    public var downloadPriority: Float = ImageDownloader.defaultPriority
+    /// See ``KingfisherOptionsInfoItem/requestModifier(_:)``. Default `nil`.
+    public var requestModifier: (any AsyncImageDownloadRequestModifier)?
+    /// See ``KingfisherOptionsInfoItem/redirectHandler(_:)``. Default `nil`.
+    public var redirectHandler: (any ImageDownloadRedirectHandler)?
+
     /// Parses `info`; the last occurrence of an item wins. `nil` gives all defaults.
     public init(_ info: KingfisherOptionsInfo?) {
         for item in info ?? [] {
@@ -116,6 +133,10 @@ public struct KingfisherParsedOptionsInfo: Sendable {
             case .diskCacheExpiration(let value): diskCacheExpiration = value
             case .diskCacheAccessExtendingExpiration(let value): diskCacheAccessExtendingExpiration = value
             case .forcedCacheFileExtension(let value): forcedExtension = value
+            case .downloader(let value): downloader = value
+            case .downloadPriority(let value): downloadPriority = value
+            case .requestModifier(let value): requestModifier = value
+            case .redirectHandler(let value): redirectHandler = value
             }
         }
     }

@@ -1,0 +1,60 @@
+import Foundation
+import Synchronization
+
+/// One caller's share of a download, as Kingfisher's `DownloadTask`. Cancelling it ends only
+/// this caller (with `taskCancelled`); the HTTP request stops when no caller is left.
+public final class DownloadTask: Sendable {
+    private struct State {
+        var operation: DownloadOperation?
+        var cancelled = false
+        var priority: Float
+    }
+
+    private let state: Mutex<State>
+    /// This caller's token within the shared download.
+    public let token: Int
+    /// The URL being downloaded.
+    public let url: URL?
+
+    init(token: Int, url: URL?, priority: Float) {
+        self.token = token
+        self.url = url
+        state = Mutex(State(priority: priority))
+    }
+
+    /// Joins the shared download; returns `false` when the task was already cancelled.
+    func link(_ operation: DownloadOperation) -> Bool {
+        state.withLock { state in
+            guard !state.cancelled else { return false }
+            state.operation = operation
+            return true
+        }
+    }
+
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// The download's priority, 0…1 (default ``ImageDownloader/defaultPriority``, 0.5). Raising
+    /// it while the download waits for a slot moves it ahead of lower ones.
+    public var priority: Float {
+        get { state.withLock { $0.priority } }
+        set {
+            let operation = state.withLock { state -> DownloadOperation? in
+                state.priority = newValue
+                return state.operation
+            }
+            operation?.raisePriority(to: newValue)
+        }
+    }
+
+    /// Ends this caller's share: its completion gets `taskCancelled`; the request stops when no
+    /// other caller waits for it.
+    public func cancel() {
+        let operation = state.withLock { state -> DownloadOperation? in
+            guard !state.cancelled else { return nil }
+            state.cancelled = true
+            return state.operation
+        }
+        operation?.cancel(caller: self)
+    }
+}

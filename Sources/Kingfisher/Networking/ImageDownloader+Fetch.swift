@@ -1,0 +1,194 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension ImageDownloader {
+    /// What one exchange gathered, shared with the transport's callbacks.
+    private final class Exchange: Sendable {
+        struct State {
+            var head: HTTPURLResponse?
+            var body = Data()
+            var expected: Int64 = -1
+            var headArrived: ContinuousClock.Instant?
+        }
+        let state = Mutex(State())
+
+        func firstByte(since start: ContinuousClock.Instant) -> Duration? {
+            state.withLock { $0.headArrived.map { $0 - start } }
+        }
+    }
+
+    /// A stopped exchange's reason, thrown through the transport's callbacks.
+    private enum Stop: Error {
+        case tooLarge(received: Int64)
+    }
+
+    /// Fetches an operation's body: follows redirects (through the redirect handler, up to the
+    /// limit), validates the status and the delegate's disposition, enforces the size limit and
+    /// the idle timeout, streams progress, and measures.
+    func fetch(_ operation: DownloadOperation,
+               progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> DownloadOperation.DownloadedBody {
+        let start = ContinuousClock.now
+        let limit = maximumResponseDataSize
+        let idleTimeout = operation.request.timeoutInterval > 0 ? operation.request.timeoutInterval : downloadTimeout
+        let watchdog = IdleWatchdog(timeout: idleTimeout)
+        var request = operation.request
+        var redirects = 0
+        var visited: Set<String> = []
+        var firstByte: Duration?
+        while true {
+            guard let url = request.url else { throw KingfisherError.requestError(reason: .invalidURL(request: request)) }
+            let trusted = url.host.map { trustedHosts.contains($0) } ?? false
+            let exchange = Exchange()
+            let sending = request
+            let outcome = await watchdog.run {
+                try await self.transport.perform(sending, acceptingUntrustedCertificates: trusted, didReceiveResponse: { response in
+                    watchdog.touch()
+                    exchange.state.withLock {
+                        $0.head = response
+                        $0.headArrived = .now
+                    }
+                    if (300..<400).contains(response.statusCode), response.value(forHTTPHeaderField: "Location") != nil {
+                        return false
+                    }
+                    try await self.accept(response, limit: limit)
+                    exchange.state.withLock { $0.expected = response.expectedContentLength }
+                    return true
+                }, didReceiveData: { chunk in
+                    watchdog.touch()
+                    let (received, expected) = try exchange.state.withLock { state -> (Int64, Int64) in
+                        guard state.body.count + chunk.count <= limit else { throw Stop.tooLarge(received: Int64(state.body.count + chunk.count)) }
+                        state.body.append(chunk)
+                        return (Int64(state.body.count), state.expected)
+                    }
+                    progress(received, expected)
+                })
+            }
+            let (head, body) = exchange.state.withLock { ($0.head, $0.body) }
+            if firstByte == nil, head != nil { firstByte = exchange.firstByte(since: start) }
+            switch outcome {
+            case .timedOut:
+                throw KingfisherError.responseError(reason: .URLSessionError(error: URLError(.timedOut)))
+            case .failed(Stop.tooLarge(let received)):
+                throw KingfisherError.responseError(reason: .responseTooLarge(url: url, limit: limit, received: received))
+            case .failed(let error as KingfisherError):
+                throw error
+            case .failed(let error):
+                if Task.isCancelled { throw CancellationError() }
+                throw KingfisherError.responseError(reason: .URLSessionError(error: error))
+            case .finished:
+                break
+            }
+            guard let response = head else { throw KingfisherError.responseError(reason: .noURLResponse(task: operation.representativeTask)) }
+            if (300..<400).contains(response.statusCode),
+               let location = response.value(forHTTPHeaderField: "Location"),
+               let target = URL(string: location, relativeTo: url)?.absoluteURL {
+                redirects += 1
+                visited.insert(url.absoluteString)
+                guard redirects <= redirectLimit, !visited.contains(target.absoluteString) || redirects <= redirectLimit else {
+                    throw KingfisherError.responseError(reason: .tooManyRedirects(url: operation.url, limit: redirectLimit))
+                }
+                var next = request
+                next.url = target
+                if [301, 302, 303].contains(response.statusCode), request.httpMethod != "GET" {
+                    next.httpMethod = "GET"
+                    next.httpBody = nil
+                }
+                if let handler = operation.callerOptions?.redirectHandler {
+                    guard let handled = await handler.handleHTTPRedirection(for: operation.representativeTask, response: response,
+                                                                            newRequest: next) else {
+                        try await accept(response, limit: limit)
+                        return finish(body, response: response, start: start, firstByte: firstByte, redirects: redirects - 1)
+                    }
+                    next = handled
+                }
+                request = next
+                continue
+            }
+            return finish(body, response: response, start: start, firstByte: firstByte, redirects: redirects)
+        }
+    }
+
+    private func finish(_ body: Data, response: HTTPURLResponse, start: ContinuousClock.Instant, firstByte: Duration?,
+                        redirects: Int) -> DownloadOperation.DownloadedBody {
+        let total = ContinuousClock.now - start
+        let metrics = NetworkMetrics(totalRequestDuration: total.seconds, timeToFirstByte: (firstByte ?? total).seconds,
+                                     responseBodyBytesReceived: Int64(body.count), httpStatusCode: response.statusCode,
+                                     redirectCount: redirects)
+        return DownloadOperation.DownloadedBody(data: body, response: response, metrics: metrics)
+    }
+
+    /// Throws unless the response head is acceptable: a valid status (delegate, default
+    /// 200..<400), the delegate's `.allow`, and an announced length within the limit.
+    private func accept(_ response: HTTPURLResponse, limit: Int) async throws {
+        let delegate = self.delegate
+        let valid = delegate?.isValidStatusCode(response.statusCode, for: self) ?? (200..<400).contains(response.statusCode)
+        guard valid else { throw KingfisherError.responseError(reason: .invalidHTTPStatusCode(response: response)) }
+        if let delegate, await delegate.imageDownloader(self, didReceive: response) == .cancel {
+            throw KingfisherError.responseError(reason: .cancelledByDelegate(response: response))
+        }
+        if response.expectedContentLength > Int64(limit) {
+            throw Stop.tooLarge(received: response.expectedContentLength)
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: TimeInterval {
+        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
+    }
+}
+
+/// Fails a request that makes no progress for `timeout` seconds: the transport's connect, head
+/// and body phases all count as progress when they call `touch()`.
+final class IdleWatchdog: Sendable {
+    enum Outcome {
+        case finished
+        case timedOut
+        case failed(any Error)
+    }
+
+    private let timeout: TimeInterval
+    private let lastActivity = Mutex(ContinuousClock.now)
+
+    init(timeout: TimeInterval) {
+        self.timeout = timeout
+    }
+
+    func touch() {
+        lastActivity.withLock { $0 = .now }
+    }
+
+    /// Runs `body`, cancelling it when idle for longer than the timeout.
+    func run(_ body: @escaping @Sendable () async throws -> Void) async -> Outcome {
+        touch()
+        let timedOut = Mutex(false)
+        let work = Task { try await body() }
+        let timeout = self.timeout
+        let guardTask = Task {
+            while !Task.isCancelled {
+                let idle = (ContinuousClock.now - lastActivity.withLock { $0 }).seconds
+                if idle >= timeout {
+                    timedOut.withLock { $0 = true }
+                    work.cancel()
+                    return
+                }
+                try? await Task.sleep(for: .seconds(min(timeout - idle, 0.25) + 0.001))
+            }
+        }
+        defer { guardTask.cancel() }
+        do {
+            try await withTaskCancellationHandler {
+                try await work.value
+            } onCancel: {
+                work.cancel()
+            }
+            return .finished
+        } catch {
+            return timedOut.withLock { $0 } ? .timedOut : .failed(error)
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Downloads images over HTTP, as Kingfisher's `ImageDownloader`, on AsyncHTTPClient by default.
+///
+/// Concurrent requests for the same URL share one HTTP request; each caller gets its image
+/// through its own processor (each distinct processor runs once per download) on its own
+/// callback queue. Cancelling one caller ends only that caller; the request stops when the last
+/// one cancels. At most ``maximumConcurrentDownloads`` run at once; waiting downloads start by
+/// priority.
+public final class ImageDownloader: Sendable {
+    /// The shared downloader named "default".
+    public static let `default` = ImageDownloader(name: "default")
+
+    /// The priority downloads get unless options say otherwise: 0.5 (URLSessionTask's default).
+    public static let defaultPriority: Float = 0.5
+
+    private struct Settings: Sendable {
+        var downloadTimeout: TimeInterval = 15
+        var maximumConcurrentDownloads = 16
+        var redirectLimit = 10
+        var maximumResponseDataSize = ImageDownloader.defaultMaximumResponseDataSize
+        var trustedHosts: Set<String> = []
+    }
+
+    private struct Registry {
+        var operations: [URL: DownloadOperation] = [:]
+        var nextToken = 0
+        var nextSequence = 0
+    }
+
+    private final class WeakDelegate: @unchecked Sendable {
+        // Only read and written inside `delegateBox`'s lock.
+        weak var value: (any ImageDownloaderDelegate)?
+    }
+
+    /// The downloader's name.
+    public let name: String
+    /// The transport moving the bytes. Default ``AsyncHTTPClientTransport/shared`` (8
+    /// connections per host; HTTP/2 when offered).
+    public let transport: any ImageDownloaderTransport
+    private let settings = Locked(Settings())
+    private let registry = Mutex(Registry())
+    private let delegateBox = Mutex(WeakDelegate())
+    let scheduler: DownloadScheduler
+
+    /// Creates a downloader. An empty name is a programmer error.
+    ///
+    /// - Parameter transport: The transport; default ``AsyncHTTPClientTransport/shared``.
+    public init(name: String, transport: any ImageDownloaderTransport = AsyncHTTPClientTransport.shared) {
+        precondition(!name.isEmpty, "[Kingfisher] You should specify a name for the downloader. A downloader with empty name is not permitted.")
+        self.name = name
+        self.transport = transport
+        let settings = self.settings
+        scheduler = DownloadScheduler(limit: { settings.withLock { $0.maximumConcurrentDownloads } })
+    }
+
+    /// min(200 MB, 10% of the memory available to the process).
+    public static var defaultMaximumResponseDataSize: Int {
+        Int(min(200_000_000, AvailableMemory.bytes() / 10))
+    }
+
+    /// Seconds a request may go without progress (connecting, waiting, or between body chunks)
+    /// before it fails with a timeout. Default 15.
+    public var downloadTimeout: TimeInterval {
+        get { settings.withLock { $0.downloadTimeout } }
+        set { settings.withLock { $0.downloadTimeout = newValue } }
+    }
+
+    /// Downloads running at once; more wait, highest priority first. Default 16. (Connections
+    /// per host are the transport's: 8 for ``AsyncHTTPClientTransport/shared``.)
+    public var maximumConcurrentDownloads: Int {
+        get { settings.withLock { $0.maximumConcurrentDownloads } }
+        set {
+            settings.withLock { $0.maximumConcurrentDownloads = max(1, newValue) }
+            scheduler.reprioritize()
+        }
+    }
+
+    /// Redirects followed per download before failing with `tooManyRedirects`. Default 10.
+    public var redirectLimit: Int {
+        get { settings.withLock { $0.redirectLimit } }
+        set { settings.withLock { $0.redirectLimit = max(0, newValue) } }
+    }
+
+    /// The largest body accepted, in bytes; larger bodies (or Content-Lengths) stop reading and
+    /// fail with `responseTooLarge`. Default ``defaultMaximumResponseDataSize``.
+    public var maximumResponseDataSize: Int {
+        get { settings.withLock { $0.maximumResponseDataSize } }
+        set { settings.withLock { $0.maximumResponseDataSize = newValue } }
+    }
+
+    /// Hosts whose self-signed TLS certificates are accepted. Default empty.
+    public var trustedHosts: Set<String> {
+        get { settings.withLock { $0.trustedHosts } }
+        set { settings.withLock { $0.trustedHosts = newValue } }
+    }
+
+    /// The delegate, held weakly. Default `nil`.
+    public var delegate: (any ImageDownloaderDelegate)? {
+        get { delegateBox.withLock { $0.value } }
+        set { delegateBox.withLock { $0.value = newValue } }
+    }
+
+    // MARK: Downloading
+
+    /// Downloads the image at `url`, as Kingfisher's method: returns the caller's task at once;
+    /// `completionHandler` runs on `options.callbackQueue` (default `.mainCurrentOrAsync`).
+    @discardableResult
+    public func downloadImage(with url: URL, options: KingfisherOptionsInfo? = nil,
+                              progressBlock: DownloadProgressBlock? = nil,
+                              completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask? {
+        downloadImage(with: url, options: KingfisherParsedOptionsInfo(options), progressBlock: progressBlock,
+                      completionHandler: completionHandler)
+    }
+
+    /// The same with parsed options (processor, request modifier, redirect handler, priority,
+    /// callback queue).
+    @discardableResult
+    public func downloadImage(with url: URL, options: KingfisherParsedOptionsInfo,
+                              progressBlock: DownloadProgressBlock? = nil,
+                              completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask? {
+        let token = registry.withLock { registry -> Int in
+            registry.nextToken += 1
+            return registry.nextToken
+        }
+        let task = DownloadTask(token: token, url: url, priority: options.downloadPriority)
+        let completion = completionHandler ?? { _ in }
+        let request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: downloadTimeout)
+        if let modifier = options.requestModifier {
+            if let synchronous = modifier as? any ImageDownloadRequestModifier {
+                enqueue(synchronous.modified(for: request), task: task, options: options, progress: progressBlock, completion: completion)
+                modifier.onDownloadTaskStarted(task)
+            } else {
+                Task {
+                    let modified = await modifier.modified(for: request)
+                    self.enqueue(modified, task: task, options: options, progress: progressBlock, completion: completion)
+                    modifier.onDownloadTaskStarted(task)
+                }
+            }
+        } else {
+            enqueue(request, task: task, options: options, progress: progressBlock, completion: completion)
+        }
+        return task
+    }
+
+    /// Downloads the image at `url`; cancelling the calling task cancels this caller's share.
+    public func downloadImage(with url: URL, options: KingfisherParsedOptionsInfo = KingfisherParsedOptionsInfo(nil)) async throws -> ImageLoadingResult {
+        var options = options
+        options.callbackQueue = .untouch
+        let box = Mutex<DownloadTask?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = downloadImage(with: url, options: options, completionHandler: { continuation.resume(with: $0) })
+                box.withLock { $0 = task }
+                if Task.isCancelled { task?.cancel() }
+            }
+        } onCancel: {
+            box.withLock { $0 }?.cancel()
+        }
+    }
+
+    private func enqueue(_ request: URLRequest?, task: DownloadTask, options: KingfisherParsedOptionsInfo,
+                         progress: DownloadProgressBlock?,
+                         completion: @escaping @Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void) {
+        func fail(_ error: KingfisherError) { options.callbackQueue.execute { completion(.failure(error)) } }
+        guard let request else { return fail(.requestError(reason: .emptyRequest)) }
+        guard let url = request.url, let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              url.host != nil else {
+            return fail(.requestError(reason: .invalidURL(request: request)))
+        }
+        let caller = DownloadOperation.Caller(task: task, options: options, progress: progress, completion: completion)
+        let (operation, isNew) = registry.withLock { registry -> (DownloadOperation, Bool) in
+            if let existing = registry.operations[url], existing.add(caller) { return (existing, false) }
+            registry.nextSequence += 1
+            let operation = DownloadOperation(request: request, url: url, priority: task.priority,
+                                              sequence: registry.nextSequence, downloader: self)
+            _ = operation.add(caller)
+            registry.operations[url] = operation
+            return (operation, true)
+        }
+        guard task.link(operation) else {
+            operation.cancel(caller: task)
+            return
+        }
+        if isNew {
+            delegate?.imageDownloader(self, willDownloadImageForURL: url, with: request)
+            scheduler.enqueue(operation)
+        }
+    }
+
+    /// Called exactly when a download leaves the running or waiting set (idempotent).
+    func operationEnded(_ operation: DownloadOperation) {
+        registry.withLock { registry in
+            if registry.operations[operation.url] === operation { registry.operations[operation.url] = nil }
+        }
+        scheduler.ended(operation)
+    }
+
+    // MARK: Cancelling
+
+    /// Cancels every caller of the download of `url`.
+    public func cancel(url: URL) {
+        let operation = registry.withLock { $0.operations[url] }
+        operation?.cancelAll()
+    }
+
+    /// Cancels every download.
+    public func cancelAll() {
+        let operations = registry.withLock { Array($0.operations.values) }
+        for operation in operations { operation.cancelAll() }
+    }
+
+    /// How many downloads run and wait right now.
+    public var activeDownloadCount: (running: Int, waiting: Int) {
+        let counts = scheduler.counts
+        return (counts.running, counts.pending)
+    }
+}
+
+extension DownloadOperation {
+    /// Cancels every caller.
+    func cancelAll() {
+        for task in callerTasks { task.cancel() }
+    }
+}

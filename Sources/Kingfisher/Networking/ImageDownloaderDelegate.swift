@@ -1,0 +1,56 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Whether a download continues after its response arrives.
+public enum ResponseDisposition: Sendable {
+    /// Read the body.
+    case allow
+    /// Stop: the download fails with `cancelledByDelegate`.
+    case cancel
+}
+
+/// Observes and steers an ``ImageDownloader``, as Kingfisher's `ImageDownloaderDelegate`. Every
+/// method has a default; the downloader holds its delegate weakly.
+public protocol ImageDownloaderDelegate: AnyObject, Sendable {
+    /// A download of `url` is about to start with `request`.
+    func imageDownloader(_ downloader: ImageDownloader, willDownloadImageForURL url: URL, with request: URLRequest?)
+    /// A download finished, once per download (shared by coalesced callers).
+    func imageDownloader(_ downloader: ImageDownloader, didFinishDownloadingImageForURL url: URL,
+                         with response: URLResponse?, error: (any Error)?)
+    /// The body arrived; return the data to decode (default: `data`), or `nil` to fail with
+    /// `dataModifyingFailed`.
+    func imageDownloader(_ downloader: ImageDownloader, didDownload data: Data, with task: DownloadTask?) -> Data?
+    /// The body for `url` arrived; default: `data`. Called by the task form's default.
+    func imageDownloader(_ downloader: ImageDownloader, didDownload data: Data, for url: URL) -> Data?
+    /// An image was made from the body.
+    func imageDownloader(_ downloader: ImageDownloader, didDownload image: KFCrossPlatformImage, for url: URL,
+                         with response: URLResponse?)
+    /// Whether `code` is a success. Default: 200..<400.
+    func isValidStatusCode(_ code: Int, for downloader: ImageDownloader) -> Bool
+    /// The response head arrived; default `.allow`.
+    func imageDownloader(_ downloader: ImageDownloader, didReceive response: URLResponse) async -> ResponseDisposition
+}
+
+extension ImageDownloaderDelegate {
+    /// Does nothing.
+    public func imageDownloader(_ downloader: ImageDownloader, willDownloadImageForURL url: URL, with request: URLRequest?) {}
+    /// Does nothing.
+    public func imageDownloader(_ downloader: ImageDownloader, didFinishDownloadingImageForURL url: URL,
+                                with response: URLResponse?, error: (any Error)?) {}
+    /// Calls `imageDownloader(_:didDownload:for:)` with the task's URL.
+    public func imageDownloader(_ downloader: ImageDownloader, didDownload data: Data, with task: DownloadTask?) -> Data? {
+        guard let url = task?.url else { return data }
+        return imageDownloader(downloader, didDownload: data, for: url)
+    }
+    /// Returns `data`.
+    public func imageDownloader(_ downloader: ImageDownloader, didDownload data: Data, for url: URL) -> Data? { data }
+    /// Does nothing.
+    public func imageDownloader(_ downloader: ImageDownloader, didDownload image: KFCrossPlatformImage, for url: URL,
+                                with response: URLResponse?) {}
+    /// `(200..<400).contains(code)`.
+    public func isValidStatusCode(_ code: Int, for downloader: ImageDownloader) -> Bool { (200..<400).contains(code) }
+    /// `.allow`.
+    public func imageDownloader(_ downloader: ImageDownloader, didReceive response: URLResponse) async -> ResponseDisposition { .allow }
+}
