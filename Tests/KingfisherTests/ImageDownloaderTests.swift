@@ -1,0 +1,369 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Kingfisher
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Counts how often it runs; passes images through a real processor.
+final class CountingProcessor: ImageProcessor {
+    let identifier: String
+    let runs = Locked(0)
+    init(_ identifier: String) { self.identifier = identifier }
+    func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
+        runs.withLock { $0 += 1 }
+        return DefaultImageProcessor.default.process(item: item, options: options)?.kf.resize(to: CGSize(width: 10, height: 10))
+    }
+}
+
+/// Records delegate calls; steers with the given switches.
+final class RecordingDelegate: ImageDownloaderDelegate {
+    let calls = Locked<[String]>([])
+    let dropData: Bool
+    let cancelResponse: Bool
+    let accept404: Bool
+    init(dropData: Bool = false, cancelResponse: Bool = false, accept404: Bool = false) {
+        self.dropData = dropData
+        self.cancelResponse = cancelResponse
+        self.accept404 = accept404
+    }
+    func imageDownloader(_ downloader: ImageDownloader, willDownloadImageForURL url: URL, with request: URLRequest?) {
+        calls.withLock { $0.append("will") }
+    }
+    func imageDownloader(_ downloader: ImageDownloader, didFinishDownloadingImageForURL url: URL, with response: URLResponse?, error: (any Error)?) {
+        calls.withLock { $0.append(error == nil ? "finish" : "finish-error") }
+    }
+    func imageDownloader(_ downloader: ImageDownloader, didDownload data: Data, for url: URL) -> Data? {
+        calls.withLock { $0.append("data") }
+        return dropData ? nil : data
+    }
+    func imageDownloader(_ downloader: ImageDownloader, didDownload image: KFCrossPlatformImage, for url: URL, with response: URLResponse?) {
+        calls.withLock { $0.append("image") }
+    }
+    func isValidStatusCode(_ code: Int, for downloader: ImageDownloader) -> Bool {
+        accept404 ? code == 404 || (200..<400).contains(code) : (200..<400).contains(code)
+    }
+    func imageDownloader(_ downloader: ImageDownloader, didReceive response: URLResponse) async -> ResponseDisposition {
+        cancelResponse ? .cancel : .allow
+    }
+}
+
+@Suite struct ImageDownloaderTests {
+    let options = KingfisherParsedOptionsInfo(nil)
+
+    func withServer(_ body: (TestHTTPServer, ImageDownloader) async throws -> Void) async throws {
+        let server = try await TestHTTPServer()
+        let downloader = ImageDownloader(name: "test")
+        try await body(server, downloader)
+        await server.shutdown()
+    }
+
+    /// The error a download failed with.
+    func failure(_ downloader: ImageDownloader, _ url: URL, options: KingfisherParsedOptionsInfo = KingfisherParsedOptionsInfo(nil)) async -> KingfisherError? {
+        do {
+            _ = try await downloader.downloadImage(with: url, options: options)
+            return nil
+        } catch {
+            return error as? KingfisherError
+        }
+    }
+
+    @Test func downloadsDecodesAndMeasures() async throws {
+        try await withServer { server, downloader in
+            let result = try await downloader.downloadImage(with: server.url("/image/photo.png"))
+            #expect(result.image.pixelWidth == 190 && result.image.pixelHeight == 127)
+            #expect(result.originalData == (try Fixtures.data("photo.png")))
+            #expect(result.url == server.url("/image/photo.png"))
+            let metrics = try #require(result.metrics)
+            #expect(metrics.httpStatusCode == 200 && metrics.redirectCount == 0)
+            #expect(metrics.responseBodyBytesReceived == Int64(result.originalData.count))
+            #expect(metrics.totalRequestDuration >= metrics.timeToFirstByte && metrics.downloadSpeed > 0)
+        }
+    }
+
+    @Test func concurrentRequestsForOneURLShareOneRequestAndEachProcessorRunsOnce() async throws {
+        try await withServer { server, downloader in
+            let url = server.url("/image/photo.png?delay=300")
+            let a = CountingProcessor("a"), b = CountingProcessor("b")
+            let results = try await withThrowingTaskGroup(of: ImageLoadingResult.self) { group in
+                for index in 0..<6 {
+                    let processor: any ImageProcessor = index % 2 == 0 ? a : b
+                    group.addTask {
+                        try await downloader.downloadImage(with: url, options: KingfisherParsedOptionsInfo([.processor(processor)]))
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.count == 6)
+            #expect(results.allSatisfy { $0.image.pixelWidth == 10 })
+            #expect(server.requests("/image/photo.png") == 1, "one HTTP request for six callers")
+            #expect(a.runs.withLock { $0 } == 1 && b.runs.withLock { $0 } == 1, "each processor once")
+            // Afterwards a new request is made.
+            _ = try await downloader.downloadImage(with: url)
+            #expect(server.requests("/image/photo.png") == 2)
+        }
+    }
+
+    @Test func cancellingOneCallerLeavesTheOthers() async throws {
+        try await withServer { server, downloader in
+            let url = server.url("/slow/photo.png?chunk=4096&interval=30")
+            let first = Locked<Result<ImageLoadingResult, KingfisherError>?>(nil)
+            let task = downloader.downloadImage(with: url, options: KingfisherParsedOptionsInfo([.callbackQueue(.untouch)]),
+                                                completionHandler: { result in first.withLock { $0 = result } })
+            async let second = downloader.downloadImage(with: url)
+            try await Task.sleep(for: .milliseconds(50))
+            task?.cancel()
+            let image = try await second.image
+            #expect(image.pixelWidth == 190)
+            guard case .failure(let error)? = first.withLock({ $0 }) else { Issue.record("first caller not cancelled"); return }
+            #expect(error.isTaskCancelled)
+            for _ in 0..<50 where server.completed("/slow/photo.png") == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(server.completed("/slow/photo.png") == 1 && server.aborted("/slow/photo.png") == 0)
+        }
+    }
+
+    @Test func cancellingTheLastCallerClosesTheConnection() async throws {
+        try await withServer { server, downloader in
+            let url = server.url("/slow/photo.png?chunk=1024&interval=50")
+            let errors = Locked<[KingfisherError]>([])
+            let options = KingfisherParsedOptionsInfo([.callbackQueue(.untouch)])
+            let tasks = (0..<2).compactMap { _ in
+                downloader.downloadImage(with: url, options: options, completionHandler: { result in
+                    if case .failure(let error) = result { errors.withLock { $0.append(error) } }
+                })
+            }
+            try await Task.sleep(for: .milliseconds(120))
+            tasks.forEach { $0.cancel() }
+            for _ in 0..<100 where server.aborted("/slow/photo.png") == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(server.aborted("/slow/photo.png") == 1, "the server saw the connection close mid-body")
+            #expect(server.completed("/slow/photo.png") == 0)
+            #expect(errors.withLock { $0.count } == 2 && errors.withLock { $0.allSatisfy(\.isTaskCancelled) })
+        }
+    }
+
+    @Test func cancellingTheAsyncCallCancelsTheDownload() async throws {
+        try await withServer { server, downloader in
+            let task = Task { try await downloader.downloadImage(with: server.url("/slow/photo.png?chunk=512&interval=50")) }
+            try await Task.sleep(for: .milliseconds(100))
+            task.cancel()
+            await #expect { try await task.value } throws: { ($0 as? KingfisherError)?.isTaskCancelled == true }
+            for _ in 0..<100 where server.aborted("/slow/photo.png") == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(server.aborted("/slow/photo.png") == 1)
+        }
+    }
+
+    @Test func cancelURLAndCancelAll() async throws {
+        try await withServer { server, downloader in
+            let slow = server.url("/slow/photo.png?chunk=512&interval=50"), other = server.url("/image/photo.png?delay=500")
+            async let a = failure(downloader, slow)
+            async let b = failure(downloader, slow)
+            async let c = failure(downloader, other)
+            try await Task.sleep(for: .milliseconds(100))
+            downloader.cancel(url: slow)
+            try await Task.sleep(for: .milliseconds(20))
+            downloader.cancelAll()
+            let results = await [a, b, c]
+            #expect(results.allSatisfy { $0?.isTaskCancelled == true })
+        }
+    }
+
+    @Test func waitingDownloadsStartByPriority() async throws {
+        try await withServer { server, downloader in
+            downloader.maximumConcurrentDownloads = 1
+            let order = Locked<[String]>([])
+            let options = { (priority: Float) in KingfisherParsedOptionsInfo([.downloadPriority(priority), .callbackQueue(.untouch)]) }
+            let done = Locked(0)
+            func start(_ name: String, _ path: String, _ priority: Float) -> DownloadTask? {
+                downloader.downloadImage(with: server.url(path), options: options(priority), completionHandler: { _ in
+                    order.withLock { $0.append(name) }
+                    done.withLock { $0 += 1 }
+                })
+            }
+            _ = start("blocker", "/image/photo.png?delay=300", 0.5)
+            try await Task.sleep(for: .milliseconds(50))
+            _ = start("low", "/image/photo.gif", 0.1)
+            let raised = start("raised", "/image/orientation_1.jpg", 0.2)
+            _ = start("mid", "/image/photo_lossy.webp", 0.5)
+            _ = start("high", "/image/png_rgb_8.png", 0.9)
+            #expect(downloader.activeDownloadCount.waiting == 4)
+            raised?.priority = 1.0
+            for _ in 0..<200 where done.withLock({ $0 }) < 5 { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(order.withLock { $0 } == ["blocker", "raised", "high", "mid", "low"])
+        }
+    }
+
+    @Test func requestModifiersChangeOrStopTheRequest() async throws {
+        try await withServer { server, downloader in
+            let header = AnyModifier { request in
+                var request = request
+                request.setValue("kingfisher", forHTTPHeaderField: "X-Test")
+                return request
+            }
+            _ = try await downloader.downloadImage(with: server.url("/image/photo.png"),
+                                                   options: KingfisherParsedOptionsInfo([.requestModifier(header)]))
+            #expect(server.headers("/image/photo.png")["x-test"] == "kingfisher")
+
+            struct Redirecting: AsyncImageDownloadRequestModifier {
+                let target: URL
+                func modified(for request: URLRequest) async -> URLRequest? {
+                    try? await Task.sleep(for: .milliseconds(10))
+                    var request = request
+                    request.url = target
+                    return request
+                }
+            }
+            let result = try await downloader.downloadImage(with: server.url("/image/nothing.png"),
+                                                            options: KingfisherParsedOptionsInfo([.requestModifier(Redirecting(target: server.url("/image/photo.gif")))]))
+            #expect(result.image.format == .GIF)
+            #expect(server.requests("/image/nothing.png") == 0)
+
+            let empty = AnyModifier { _ in nil }
+            let error = await failure(downloader, server.url("/image/photo.png"), options: KingfisherParsedOptionsInfo([.requestModifier(empty)]))
+            guard case .requestError(reason: .emptyRequest)? = error else { Issue.record("\(String(describing: error))"); return }
+        }
+    }
+
+    @Test func redirectsAreFollowedHandledAndLimited() async throws {
+        try await withServer { server, downloader in
+            let result = try await downloader.downloadImage(with: server.url("/redirect/3/photo.png"))
+            #expect(result.image.pixelWidth == 190 && result.metrics?.redirectCount == 3)
+
+            let tagging = AnyRedirectHandler { _, response, request in
+                var request = request
+                request.setValue("\(response.statusCode)", forHTTPHeaderField: "X-Redirected-From")
+                return request
+            }
+            _ = try await downloader.downloadImage(with: server.url("/redirect/1/photo.gif"),
+                                                   options: KingfisherParsedOptionsInfo([.redirectHandler(tagging)]))
+            #expect(server.headers("/image/photo.gif")["x-redirected-from"] == "302")
+
+            let refusing = AnyRedirectHandler { _, _, _ in nil }
+            let stopped = await failure(downloader, server.url("/redirect/1/orientation_1.jpg"),
+                                        options: KingfisherParsedOptionsInfo([.redirectHandler(refusing)]))
+            #expect(stopped != nil && server.requests("/image/orientation_1.jpg") == 0)
+
+            downloader.redirectLimit = 4
+            let loop = await failure(downloader, server.url("/loop"))
+            guard case .responseError(reason: .tooManyRedirects(_, let limit))? = loop else { Issue.record("\(String(describing: loop))"); return }
+            #expect(limit == 4 && server.requests("/loop") <= 5)
+            let tooMany = await failure(downloader, server.url("/redirect/6/photo.png"))
+            guard case .responseError(reason: .tooManyRedirects)? = tooMany else { Issue.record("\(String(describing: tooMany))"); return }
+        }
+    }
+
+    @Test func delegateIsToldOncePerDownloadAndSteers() async throws {
+        try await withServer { server, downloader in
+            let delegate = RecordingDelegate()
+            downloader.delegate = delegate
+            let url = server.url("/image/photo.png?delay=150")
+            async let a = downloader.downloadImage(with: url)
+            async let b = downloader.downloadImage(with: url)
+            _ = try await [a, b]
+            let calls = delegate.calls.withLock { $0 }
+            #expect(calls.filter { $0 == "will" }.count == 1 && calls.filter { $0 == "finish" }.count == 1)
+            #expect(calls.filter { $0 == "data" }.count == 1 && calls.filter { $0 == "image" }.count == 1)
+
+            let dropping = RecordingDelegate(dropData: true)
+            downloader.delegate = dropping
+            guard case .responseError(reason: .dataModifyingFailed)? = await failure(downloader, server.url("/image/photo.gif")) else {
+                Issue.record("expected dataModifyingFailed"); return
+            }
+            let cancelling = RecordingDelegate(cancelResponse: true)
+            downloader.delegate = cancelling
+            guard case .responseError(reason: .cancelledByDelegate)? = await failure(downloader, server.url("/image/photo.gif")) else {
+                Issue.record("expected cancelledByDelegate"); return
+            }
+            let lenient = RecordingDelegate(accept404: true)
+            downloader.delegate = lenient
+            let notImage = await failure(downloader, server.url("/status/404"))
+            guard case .responseError(reason: .notAnImage(_, let type, _))? = notImage else { Issue.record("\(String(describing: notImage))"); return }
+            #expect(type == "text/plain")
+            _ = dropping; _ = cancelling
+        }
+    }
+
+    @Test func progressIsReportedAsBytesArrive() async throws {
+        try await withServer { server, downloader in
+            let reports = Locked<[(Int64, Int64)]>([])
+            let result: Result<ImageLoadingResult, KingfisherError> = await withCheckedContinuation { continuation in
+                downloader.downloadImage(with: server.url("/slow/photo.png?chunk=8192&interval=10"),
+                                         options: KingfisherParsedOptionsInfo([.callbackQueue(.untouch)]),
+                                         progressBlock: { received, total in reports.withLock { $0.append((received, total)) } },
+                                         completionHandler: { continuation.resume(returning: $0) })
+            }
+            let size = Int64(try Fixtures.data("photo.png").count)
+            #expect((try? result.get()) != nil)
+            let seen = reports.withLock { $0 }
+            #expect(seen.count >= 3, "streamed in several chunks")
+            #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.0 < $1.0 })
+            #expect(seen.last?.0 == size && seen.allSatisfy { $0.1 == size })
+        }
+    }
+
+    @Test(arguments: [404, 500, 503])
+    func badStatusCodesFail(_ code: Int) async throws {
+        try await withServer { server, downloader in
+            let error = await failure(downloader, server.url("/status/\(code)"))
+            #expect(error?.isInvalidResponseStatusCode(code) == true)
+            #expect(error?.errorCode == 2002)
+        }
+    }
+
+    @Test func anHTMLPageFailsNamingItsContentType() async throws {
+        try await withServer { server, downloader in
+            let error = await failure(downloader, server.url("/html"))
+            guard case .responseError(reason: .notAnImage(_, let type, let reason))? = error else { Issue.record("\(String(describing: error))"); return }
+            #expect(type == "text/html; charset=utf-8")
+            #expect(reason == .unknownFormat(description: "an HTML document"))
+            #expect(error?.localizedDescription.contains("text/html") == true)
+        }
+    }
+
+    @Test func oversizedBodiesStopReading() async throws {
+        try await withServer { server, downloader in
+            downloader.maximumResponseDataSize = 1 << 20
+            let announced = await failure(downloader, server.url("/big"))
+            guard case .responseError(reason: .responseTooLarge(_, let limit, let received))? = announced else {
+                Issue.record("\(String(describing: announced))"); return
+            }
+            #expect(limit == 1 << 20 && received == 64 << 20)
+            let streamed = await failure(downloader, server.url("/big?length=hidden"))
+            guard case .responseError(reason: .responseTooLarge(_, _, let got))? = streamed else {
+                Issue.record("\(String(describing: streamed))"); return
+            }
+            #expect(got > 1 << 20 && got <= 2 << 20, "stopped at the first chunk past the limit")
+            for _ in 0..<100 where server.aborted("/big") < 2 { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(server.aborted("/big") == 2 && server.completed("/big") == 0)
+        }
+    }
+
+    @Test func idleRequestsTimeOut() async throws {
+        try await withServer { server, downloader in
+            downloader.downloadTimeout = 0.4
+            let start = ContinuousClock.now
+            let error = await failure(downloader, server.url("/hang"))
+            let elapsed = ContinuousClock.now - start
+            guard case .responseError(reason: .URLSessionError(let underlying))? = error else { Issue.record("\(String(describing: error))"); return }
+            #expect((underlying as? URLError)?.code == .timedOut)
+            #expect(elapsed >= .milliseconds(350) && elapsed < .seconds(3))
+            // A slow but steady body is not idle: it completes.
+            let steady = try await downloader.downloadImage(with: server.url("/slow/photo.png?chunk=4096&interval=100"))
+            #expect(steady.image.pixelWidth == 190)
+        }
+    }
+
+    @Test func transportFailuresAndBadURLs() async throws {
+        let downloader = ImageDownloader(name: "refused")
+        // AsyncHTTPClient keeps retrying a refused connection until its connect timeout; the
+        // downloader's idle timeout ends the wait sooner.
+        downloader.downloadTimeout = 1
+        let closed = try await TestHTTPServer()
+        let url = closed.url("/image/photo.png")
+        await closed.shutdown()
+        let refused = await failure(downloader, url)
+        guard case .responseError(reason: .URLSessionError)? = refused else { Issue.record("\(String(describing: refused))"); return }
+        let invalid = await failure(downloader, URL(string: "ftp://example.com/a.png")!)
+        guard case .requestError(reason: .invalidURL)? = invalid else { Issue.record("\(String(describing: invalid))"); return }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+@testable import Kingfisher
+
+/// A real HTTP/1.1 server on 127.0.0.1 with a random port, for the downloader tests.
+///
+/// Endpoints:
+/// - `/image/<fixture>`: the fixture's bytes (`?delay=ms` waits before answering)
+/// - `/slow/<fixture>?chunk=N&interval=ms`: the fixture in N-byte chunks, one per interval
+/// - `/status/<code>`: that status with a short text body
+/// - `/redirect/<n>/<fixture>`: n redirects, then the image; `/loop`: redirects to itself
+/// - `/html`: an HTML error page with status 200; `/big`: a 64 MB body; `/hang`: never answers
+/// Every request is counted per path; request headers are recorded; a response the client
+/// abandoned (connection closed before the end) is counted as aborted.
+final class TestHTTPServer: Sendable {
+    struct Stats: Sendable {
+        var requests: [String: Int] = [:]
+        var headers: [String: [String: String]] = [:]
+        var aborted: [String: Int] = [:]
+        var completed: [String: Int] = [:]
+    }
+
+    let stats = Locked(Stats())
+    private let channel: any Channel
+    let port: Int
+
+    init() async throws {
+        let stats = self.stats
+        channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(Handler(stats: stats))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        port = channel.localAddress!.port!
+    }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    func requests(_ path: String) -> Int { stats.withLock { $0.requests[path] ?? 0 } }
+    func aborted(_ path: String) -> Int { stats.withLock { $0.aborted[path] ?? 0 } }
+    func completed(_ path: String) -> Int { stats.withLock { $0.completed[path] ?? 0 } }
+    func headers(_ path: String) -> [String: String] { stats.withLock { $0.headers[path] ?? [:] } }
+
+    func shutdown() async {
+        try? await channel.close()
+    }
+
+    /// Handles one connection's requests.
+    private final class Handler: ChannelInboundHandler {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        let stats: Locked<Stats>
+        var head: HTTPRequestHead?
+        var streaming: String?
+
+        init(stats: Locked<Stats>) {
+            self.stats = stats
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let head): self.head = head
+            case .body: break
+            case .end:
+                guard let head else { return }
+                respond(to: head, context: context)
+            }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            if let path = streaming { stats.withLock { $0.aborted[path, default: 0] += 1 } }
+            streaming = nil
+            context.fireChannelInactive()
+        }
+
+        private func fixture(_ name: String) -> Data? {
+            let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Fixtures")
+            return FileManager.default.contents(atPath: directory.appendingPathComponent(name).path)
+        }
+
+        private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+            let components = URLComponents(string: head.uri)!
+            let path = components.path
+            let query = Dictionary(uniqueKeysWithValues: (components.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+            stats.withLock { stats in
+                stats.requests[path, default: 0] += 1
+                stats.headers[path] = Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+            }
+            let parts = path.split(separator: "/").map(String.init)
+            switch parts.first {
+            case "image":
+                guard parts.count == 2, let data = fixture(parts[1]) else { return send(404, "no such fixture", context, path) }
+                let delay = Int(query["delay"] ?? "0") ?? 0
+                let type = parts[1].hasSuffix(".png") ? "image/png" : parts[1].hasSuffix(".gif") ? "image/gif"
+                    : parts[1].hasSuffix(".webp") ? "image/webp" : "image/jpeg"
+                if delay > 0 {
+                    streaming = path
+                    context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(delay))) {
+                        self.send(200, data, context, path, contentType: type)
+                    }
+                } else {
+                    send(200, data, context, path, contentType: type)
+                }
+            case "slow":
+                guard parts.count == 2, let data = fixture(parts[1]) else { return send(404, "no such fixture", context, path) }
+                let chunk = max(1, Int(query["chunk"] ?? "64") ?? 64)
+                let interval = Int64(query["interval"] ?? "20") ?? 20
+                var responseHead = HTTPResponseHead(version: .http1_1, status: .ok)
+                responseHead.headers.add(name: "Content-Type", value: "image/png")
+                responseHead.headers.add(name: "Content-Length", value: "\(data.count)")
+                context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+                context.flush()
+                streaming = path
+                writeChunks(data, from: 0, chunk: chunk, interval: interval, context: context, path: path)
+            case "status":
+                let code = Int(parts.count > 1 ? parts[1] : "500") ?? 500
+                send(code, "status \(code)", context, path)
+            case "redirect":
+                guard parts.count == 3, let count = Int(parts[1]) else { return send(400, "bad redirect", context, path) }
+                let location = count <= 1 ? "/image/\(parts[2])" : "/redirect/\(count - 1)/\(parts[2])"
+                send(302, "", context, path, headers: ["Location": location])
+            case "loop":
+                send(302, "", context, path, headers: ["Location": "/loop"])
+            case "html":
+                send(200, "<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>", context, path, contentType: "text/html; charset=utf-8")
+            case "big":
+                var responseHead = HTTPResponseHead(version: .http1_1, status: .ok)
+                responseHead.headers.add(name: "Content-Type", value: "image/jpeg")
+                if query["length"] != "hidden" { responseHead.headers.add(name: "Content-Length", value: "\(64 << 20)") }
+                context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+                streaming = path
+                writeChunks(Data(repeating: 0xFF, count: 64 << 20), from: 0, chunk: 1 << 20, interval: 1, context: context, path: path)
+            case "hang":
+                streaming = path
+            default:
+                send(404, "not found", context, path)
+            }
+        }
+
+        private func writeChunks(_ data: Data, from offset: Int, chunk: Int, interval: Int64,
+                                 context: ChannelHandlerContext, path: String) {
+            guard context.channel.isActive, streaming == path else { return }
+            if offset >= data.count {
+                streaming = nil
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                stats.withLock { $0.completed[path, default: 0] += 1 }
+                return
+            }
+            let end = min(data.count, offset + chunk)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: data[offset..<end])))), promise: nil)
+            context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(interval)) {
+                self.writeChunks(data, from: end, chunk: chunk, interval: interval, context: context, path: path)
+            }
+        }
+
+        private func send(_ status: Int, _ body: String, _ context: ChannelHandlerContext, _ path: String,
+                          contentType: String = "text/plain", headers: [String: String] = [:]) {
+            send(status, Data(body.utf8), context, path, contentType: contentType, headers: headers)
+        }
+
+        private func send(_ status: Int, _ body: Data, _ context: ChannelHandlerContext, _ path: String,
+                          contentType: String, headers: [String: String] = [:]) {
+            guard context.channel.isActive else { return }
+            streaming = nil
+            var responseHead = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status))
+            responseHead.headers.add(name: "Content-Type", value: contentType)
+            responseHead.headers.add(name: "Content-Length", value: "\(body.count)")
+            for (name, value) in headers { responseHead.headers.add(name: name, value: value) }
+            context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            stats.withLock { $0.completed[path, default: 0] += 1 }
+        }
+    }
+}
