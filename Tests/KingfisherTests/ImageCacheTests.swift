@@ -128,8 +128,9 @@ import Testing
         try await Task.sleep(for: .milliseconds(30))
         let received = Mutex<[String]?>(nil)
         let observer = NotificationCenter.default.addObserver(forName: .KingfisherDidCleanDiskCache, object: nil, queue: nil) { note in
+            // Other tests' caches clean too: keep only this cache's notification.
             let hashes = note.userInfo?[KingfisherDiskCacheCleanedHashKey] as? [String]
-            received.withLock { $0 = hashes }
+            if hashes?.contains(cache.hash(forKey: "soon")) == true { received.withLock { $0 = hashes } }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
         await cache.cleanExpiredDiskCache()

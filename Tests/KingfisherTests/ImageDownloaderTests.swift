@@ -112,7 +112,7 @@ final class RecordingDelegate: ImageDownloaderDelegate {
             let task = downloader.downloadImage(with: url, options: KingfisherParsedOptionsInfo([.callbackQueue(.untouch)]),
                                                 completionHandler: { result in first.withLock { $0 = result } })
             async let second = downloader.downloadImage(with: url)
-            try await Task.sleep(for: .milliseconds(50))
+            for _ in 0..<250 where server.requests("/slow/photo.png") == 0 { try await Task.sleep(for: .milliseconds(20)) }
             task?.cancel()
             let image = try await second.image
             #expect(image.pixelWidth == 190)
@@ -133,9 +133,10 @@ final class RecordingDelegate: ImageDownloaderDelegate {
                     if case .failure(let error) = result { errors.withLock { $0.append(error) } }
                 })
             }
-            try await Task.sleep(for: .milliseconds(120))
+            for _ in 0..<250 where server.requests("/slow/photo.png") == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            try await Task.sleep(for: .milliseconds(60))
             tasks.forEach { $0.cancel() }
-            for _ in 0..<100 where server.aborted("/slow/photo.png") == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            for _ in 0..<250 where server.aborted("/slow/photo.png") == 0 { try await Task.sleep(for: .milliseconds(20)) }
             #expect(server.aborted("/slow/photo.png") == 1, "the server saw the connection close mid-body")
             #expect(server.completed("/slow/photo.png") == 0)
             #expect(errors.withLock { $0.count } == 2 && errors.withLock { $0.allSatisfy(\.isTaskCancelled) })
@@ -145,26 +146,28 @@ final class RecordingDelegate: ImageDownloaderDelegate {
     @Test func cancellingTheAsyncCallCancelsTheDownload() async throws {
         try await withServer { server, downloader in
             let task = Task { try await downloader.downloadImage(with: server.url("/slow/photo.png?chunk=512&interval=50")) }
-            try await Task.sleep(for: .milliseconds(100))
+            for _ in 0..<250 where server.requests("/slow/photo.png") == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            try await Task.sleep(for: .milliseconds(60))
             task.cancel()
             await #expect { try await task.value } throws: { ($0 as? KingfisherError)?.isTaskCancelled == true }
-            for _ in 0..<100 where server.aborted("/slow/photo.png") == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            for _ in 0..<250 where server.aborted("/slow/photo.png") == 0 { try await Task.sleep(for: .milliseconds(20)) }
             #expect(server.aborted("/slow/photo.png") == 1)
         }
     }
 
     @Test func cancelURLAndCancelAll() async throws {
         try await withServer { server, downloader in
-            let slow = server.url("/slow/photo.png?chunk=512&interval=50"), other = server.url("/image/photo.png?delay=500")
+            let slow = server.url("/slow/photo.png?chunk=512&interval=50"), other = server.url("/hang")
             async let a = failure(downloader, slow)
             async let b = failure(downloader, slow)
             async let c = failure(downloader, other)
-            try await Task.sleep(for: .milliseconds(100))
+            for _ in 0..<250 where downloader.activeDownloadCount.running < 2 { try await Task.sleep(for: .milliseconds(20)) }
+            try await Task.sleep(for: .milliseconds(50))
             downloader.cancel(url: slow)
-            try await Task.sleep(for: .milliseconds(20))
+            let first = await [a, b]
+            #expect(first.allSatisfy { $0?.isTaskCancelled == true })
             downloader.cancelAll()
-            let results = await [a, b, c]
-            #expect(results.allSatisfy { $0?.isTaskCancelled == true })
+            #expect(await c?.isTaskCancelled == true)
         }
     }
 
@@ -333,7 +336,7 @@ final class RecordingDelegate: ImageDownloaderDelegate {
                 Issue.record("\(String(describing: streamed))"); return
             }
             #expect(got > 1 << 20 && got <= 2 << 20, "stopped at the first chunk past the limit")
-            for _ in 0..<100 where server.aborted("/big") < 2 { try await Task.sleep(for: .milliseconds(20)) }
+            for _ in 0..<250 where server.aborted("/big") < 2 { try await Task.sleep(for: .milliseconds(20)) }
             #expect(server.aborted("/big") == 2 && server.completed("/big") == 0)
         }
     }

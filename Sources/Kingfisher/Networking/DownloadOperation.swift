@@ -26,7 +26,9 @@ final class DownloadOperation: Sendable {
     let request: URLRequest
     let sequence: Int
     private let state: Mutex<State>
-    private unowned let downloader: ImageDownloader
+    // Strong: a download that outlives its last caller still reports to the downloader; the
+    // cycle ends when the downloader forgets the operation.
+    private let downloader: ImageDownloader
 
     init(request: URLRequest, url: URL, priority: Float, sequence: Int, downloader: ImageDownloader) {
         self.request = request

@@ -157,10 +157,14 @@ final class TestHTTPServer: Sendable {
                 return
             }
             let end = min(data.count, offset + chunk)
-            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: data[offset..<end])))), promise: nil)
-            context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(interval)) {
-                self.writeChunks(data, from: end, chunk: chunk, interval: interval, context: context, path: path)
-            }
+            // The next chunk goes out only once this one has left for the socket, so a client
+            // that stops reading stalls the server instead of letting it buffer everything.
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: data[offset..<end])))))
+                .assumeIsolated().whenSuccess {
+                    context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(interval)) {
+                        self.writeChunks(data, from: end, chunk: chunk, interval: interval, context: context, path: path)
+                    }
+                }
         }
 
         private func send(_ status: Int, _ body: String, _ context: ChannelHandlerContext, _ path: String,
