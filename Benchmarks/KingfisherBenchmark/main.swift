@@ -6,6 +6,7 @@ import Kingfisher
 //   kf-bench thumbnail FILE SIZE --iterations N  downsampled decode, prints thumbnail_ms_per_iter=<ms>
 //   kf-bench resize FILE WxH --iterations N      Lanczos resize of the decoded image, prints resize_ms_per_iter=<ms>
 //   kf-bench blur FILE RADIUS --iterations N     blur of the decoded image, prints blur_ms_per_iter=<ms>
+//   kf-bench download LIST [--decode]            downloads every URL in LIST, 8 at a time
 //   kf-bench cache FILE                          memory/disk cache latencies (FILE: a JPEG to thumbnail
 //                                                 to 400 px for the disk hit), prints key=value lines
 
@@ -17,6 +18,10 @@ func fail(_ message: String) -> Never {
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else { fail("usage: kf-bench decode|thumbnail FILE [SIZE] [--iterations N]") }
 let mode = arguments[1]
+if mode == "download" {
+    await DownloadBenchmark.run(list: arguments[2], decode: arguments.contains("--decode"))
+    exit(0)
+}
 guard let data = FileManager.default.contents(atPath: arguments[2]) else { fail("cannot read \(arguments[2])") }
 let iterations: Int = {
     if let flag = arguments.firstIndex(of: "--iterations"), flag + 1 < arguments.count, let n = Int(arguments[flag + 1]) {

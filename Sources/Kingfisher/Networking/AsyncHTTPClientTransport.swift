@@ -58,7 +58,7 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
 
     public func perform(_ request: URLRequest, acceptingUntrustedCertificates: Bool,
                         didReceiveResponse: (HTTPURLResponse) async throws -> Bool,
-                        didReceiveData: (Data) throws -> Void) async throws {
+                        didReceiveData: (UnsafeRawBufferPointer) throws -> Void) async throws {
         guard let url = request.url else { throw URLError(.badURL) }
         var outgoing = HTTPClientRequest(url: url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
@@ -78,7 +78,7 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
         guard try await didReceiveResponse(head) else { return }
         for try await chunk in response.body {
             try Task.checkCancellation()
-            try didReceiveData(Data(chunk.readableBytesView))
+            try chunk.withUnsafeReadableBytes { try didReceiveData($0) }
         }
     }
 }

@@ -56,7 +56,7 @@ final class DownloadOperation: Sendable {
             state.priority = priority
             return true
         }
-        if changed { downloader.scheduler.reprioritize() }
+        if changed { downloader.scheduler.reprioritize(self, to: priority) }
     }
 
     /// Removes one caller, failing it with `taskCancelled`; stops the request when none is left.
@@ -131,25 +131,31 @@ final class DownloadOperation: Sendable {
         }
         let url = self.url
         let downloader = self.downloader
+        @Sendable func process(_ members: [Caller]) {
+            let options = members[0].options
+            let result: Result<ImageLoadingResult, KingfisherError>
+            do {
+                let image = try options.processor.processedImage(from: data, options: options)
+                downloader.delegate?.imageDownloader(downloader, didDownload: image, for: url, with: body.response)
+                result = .success(ImageLoadingResult(image: image, url: url, originalData: data, metrics: body.metrics))
+            } catch KingfisherError.imageCodingError(let reason) {
+                let contentType = body.response.value(forHTTPHeaderField: "Content-Type")
+                result = .failure(.responseError(reason: .notAnImage(url: url, contentType: contentType, reason: reason)))
+            } catch {
+                result = .failure(error as? KingfisherError
+                    ?? .processorError(reason: .processingFailed(processor: options.processor, item: .data(data))))
+            }
+            for caller in members { caller.options.callbackQueue.execute { caller.completion(result) } }
+        }
+        // One processor (the usual case) runs right here; several run in parallel.
+        if order.count == 1 {
+            process(groups[order[0]]!)
+            return
+        }
         await withTaskGroup(of: Void.self) { group in
             for identifier in order {
                 let members = groups[identifier]!
-                group.addTask {
-                    let options = members[0].options
-                    let result: Result<ImageLoadingResult, KingfisherError>
-                    do {
-                        let image = try options.processor.processedImage(from: data, options: options)
-                        downloader.delegate?.imageDownloader(downloader, didDownload: image, for: url, with: body.response)
-                        result = .success(ImageLoadingResult(image: image, url: url, originalData: data, metrics: body.metrics))
-                    } catch KingfisherError.imageCodingError(let reason) {
-                        let contentType = body.response.value(forHTTPHeaderField: "Content-Type")
-                        result = .failure(.responseError(reason: .notAnImage(url: url, contentType: contentType, reason: reason)))
-                    } catch {
-                        result = .failure(error as? KingfisherError
-                            ?? .processorError(reason: .processingFailed(processor: options.processor, item: .data(data))))
-                    }
-                    for caller in members { caller.options.callbackQueue.execute { caller.completion(result) } }
-                }
+                group.addTask { process(members) }
             }
         }
     }

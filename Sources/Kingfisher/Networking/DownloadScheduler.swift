@@ -3,9 +3,19 @@ import Synchronization
 
 /// Runs at most ``ImageDownloader/maximumConcurrentDownloads`` downloads at once; waiting ones
 /// start highest priority first, then in arrival order.
+///
+/// Waiting downloads sit in a binary heap keyed by (priority, arrival). A raised priority pushes
+/// a second entry; the outdated one is skipped when it surfaces, so every step is O(log n).
 final class DownloadScheduler: Sendable {
+    private struct Entry {
+        var operation: DownloadOperation
+        var priority: Float
+        var sequence: Int
+    }
+
     private struct State {
-        var pending: [DownloadOperation] = []
+        var heap = BinaryHeap<Entry> { a, b in a.priority > b.priority || (a.priority == b.priority && a.sequence < b.sequence) }
+        var waiting: [Int: Float] = [:]
         var running: [Int: DownloadOperation] = [:]
     }
 
@@ -17,43 +27,46 @@ final class DownloadScheduler: Sendable {
     }
 
     func enqueue(_ operation: DownloadOperation) {
-        state.withLock { $0.pending.append(operation) }
+        let priority = operation.priority
+        state.withLock { state in
+            state.waiting[operation.sequence] = priority
+            state.heap.push(Entry(operation: operation, priority: priority, sequence: operation.sequence))
+        }
         startWaiting()
     }
 
-    /// A pending download's priority changed: the order is recomputed when the next slot frees.
-    func reprioritize() {
-        startWaiting()
+    /// A waiting download's priority rose.
+    func reprioritize(_ operation: DownloadOperation, to priority: Float) {
+        state.withLock { state in
+            guard let current = state.waiting[operation.sequence], priority > current else { return }
+            state.waiting[operation.sequence] = priority
+            state.heap.push(Entry(operation: operation, priority: priority, sequence: operation.sequence))
+        }
     }
 
-    /// Forgets `operation`, pending or running (idempotent), and fills the freed slot.
+    /// Forgets `operation`, waiting or running (idempotent), and fills the freed slot.
     func ended(_ operation: DownloadOperation) {
         state.withLock { state in
             state.running[operation.sequence] = nil
-            state.pending.removeAll { $0 === operation }
+            state.waiting[operation.sequence] = nil
         }
         startWaiting()
     }
 
     /// How many downloads run and wait, for tests and diagnostics.
-    var counts: (running: Int, pending: Int) { state.withLock { ($0.running.count, $0.pending.count) } }
+    var counts: (running: Int, pending: Int) { state.withLock { ($0.running.count, $0.waiting.count) } }
 
-    private func startWaiting() {
+    /// Starts waiting downloads while slots are free.
+    func startWaiting() {
         let limit = limit()
         let starting = state.withLock { state -> [DownloadOperation] in
             var starting: [DownloadOperation] = []
-            while state.running.count < limit, !state.pending.isEmpty {
-                var best = 0
-                for index in state.pending.indices.dropFirst() {
-                    let candidate = state.pending[index], current = state.pending[best]
-                    if candidate.priority > current.priority
-                        || (candidate.priority == current.priority && candidate.sequence < current.sequence) {
-                        best = index
-                    }
-                }
-                let operation = state.pending.remove(at: best)
-                state.running[operation.sequence] = operation
-                starting.append(operation)
+            while state.running.count < limit, let entry = state.heap.pop() {
+                // Skip entries for downloads that ended or whose priority has since been raised.
+                guard let priority = state.waiting[entry.sequence], priority == entry.priority else { continue }
+                state.waiting[entry.sequence] = nil
+                state.running[entry.sequence] = entry.operation
+                starting.append(entry.operation)
             }
             return starting
         }

@@ -60,7 +60,7 @@ extension ImageDownloader {
                     watchdog.touch()
                     let (received, expected) = try exchange.state.withLock { state -> (Int64, Int64) in
                         guard state.body.count + chunk.count <= limit else { throw Stop.tooLarge(received: Int64(state.body.count + chunk.count)) }
-                        state.body.append(chunk)
+                        state.body.append(contentsOf: chunk)
                         return (Int64(state.body.count), state.expected)
                     }
                     progress(received, expected)
@@ -142,8 +142,9 @@ extension Duration {
     }
 }
 
-/// Fails a request that makes no progress for `timeout` seconds: the transport's connect, head
-/// and body phases all count as progress when they call `touch()`.
+/// Fails requests that make no progress for their timeout: the transport's head and body
+/// callbacks count as progress. One timer per process checks every running request four times a
+/// second, so a download costs no extra task.
 final class IdleWatchdog: Sendable {
     enum Outcome {
         case finished
@@ -151,35 +152,42 @@ final class IdleWatchdog: Sendable {
         case failed(any Error)
     }
 
+    private struct State {
+        var lastActivity = ContinuousClock.now
+        var work: Task<Void, any Error>?
+        var timedOut = false
+    }
+
     private let timeout: TimeInterval
-    private let lastActivity = Mutex(ContinuousClock.now)
+    private let state = Mutex(State())
 
     init(timeout: TimeInterval) {
         self.timeout = timeout
     }
 
     func touch() {
-        lastActivity.withLock { $0 = .now }
+        state.withLock { $0.lastActivity = .now }
+    }
+
+    /// Cancels the work when idle too long; called by the shared monitor.
+    fileprivate func check(now: ContinuousClock.Instant) {
+        let work = state.withLock { state -> Task<Void, any Error>? in
+            guard !state.timedOut, (now - state.lastActivity).seconds >= timeout else { return nil }
+            state.timedOut = true
+            return state.work
+        }
+        work?.cancel()
     }
 
     /// Runs `body`, cancelling it when idle for longer than the timeout.
     func run(_ body: @escaping @Sendable () async throws -> Void) async -> Outcome {
-        touch()
-        let timedOut = Mutex(false)
         let work = Task { try await body() }
-        let timeout = self.timeout
-        let guardTask = Task {
-            while !Task.isCancelled {
-                let idle = (ContinuousClock.now - lastActivity.withLock { $0 }).seconds
-                if idle >= timeout {
-                    timedOut.withLock { $0 = true }
-                    work.cancel()
-                    return
-                }
-                try? await Task.sleep(for: .seconds(min(timeout - idle, 0.25) + 0.001))
-            }
+        state.withLock {
+            $0.lastActivity = .now
+            $0.work = work
         }
-        defer { guardTask.cancel() }
+        WatchdogMonitor.shared.add(self)
+        defer { WatchdogMonitor.shared.remove(self) }
         do {
             try await withTaskCancellationHandler {
                 try await work.value
@@ -188,7 +196,33 @@ final class IdleWatchdog: Sendable {
             }
             return .finished
         } catch {
-            return timedOut.withLock { $0 } ? .timedOut : .failed(error)
+            return state.withLock { $0.timedOut } ? .timedOut : .failed(error)
         }
+    }
+}
+
+/// The one timer that checks every running request's ``IdleWatchdog``.
+private final class WatchdogMonitor: Sendable {
+    static let shared = WatchdogMonitor()
+
+    private let watched = Mutex<[ObjectIdentifier: IdleWatchdog]>([:])
+    private let ticker = Mutex<RepeatingTimer?>(nil)
+
+    func add(_ watchdog: IdleWatchdog) {
+        watched.withLock { $0[ObjectIdentifier(watchdog)] = watchdog }
+        ticker.withLock { ticker in
+            if ticker == nil {
+                ticker = RepeatingTimer(interval: 0.25) { WatchdogMonitor.shared.tick() }
+            }
+        }
+    }
+
+    func remove(_ watchdog: IdleWatchdog) {
+        watched.withLock { $0[ObjectIdentifier(watchdog)] = nil }
+    }
+
+    private func tick() {
+        let now = ContinuousClock.now
+        for watchdog in watched.withLock({ Array($0.values) }) { watchdog.check(now: now) }
     }
 }

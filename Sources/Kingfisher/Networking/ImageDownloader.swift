@@ -76,7 +76,7 @@ public final class ImageDownloader: Sendable {
         get { settings.withLock { $0.maximumConcurrentDownloads } }
         set {
             settings.withLock { $0.maximumConcurrentDownloads = max(1, newValue) }
-            scheduler.reprioritize()
+            scheduler.startWaiting()
         }
     }
 

@@ -9,9 +9,10 @@ import FoundationNetworking
 public protocol ImageDownloaderTransport: Sendable {
     /// Sends `request` without following redirects. Calls `didReceiveResponse` with the response
     /// head; when it returns `false`, stops without reading the body. Then calls `didReceiveData`
-    /// for each body chunk as it arrives; a throw from it stops the exchange and is rethrown.
+    /// with each body chunk's bytes (valid only during the call) as it arrives; a throw from it
+    /// stops the exchange and is rethrown.
     /// Cancelling the calling task must stop the exchange and release its connection.
     func perform(_ request: URLRequest, acceptingUntrustedCertificates: Bool,
                  didReceiveResponse: (HTTPURLResponse) async throws -> Bool,
-                 didReceiveData: (Data) throws -> Void) async throws
+                 didReceiveData: (UnsafeRawBufferPointer) throws -> Void) async throws
 }

@@ -1,0 +1,40 @@
+/// A binary max-heap by `ordered(a, b)` ("a goes before b"): O(log n) push and pop.
+struct BinaryHeap<Element> {
+    private var elements: [Element] = []
+    private let ordered: (Element, Element) -> Bool
+
+    init(ordered: @escaping (Element, Element) -> Bool) {
+        self.ordered = ordered
+    }
+
+    var isEmpty: Bool { elements.isEmpty }
+    var count: Int { elements.count }
+
+    mutating func push(_ element: Element) {
+        elements.append(element)
+        var child = elements.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard ordered(elements[child], elements[parent]) else { break }
+            elements.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func pop() -> Element? {
+        guard !elements.isEmpty else { return nil }
+        elements.swapAt(0, elements.count - 1)
+        let top = elements.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var first = parent
+            if left < elements.count && ordered(elements[left], elements[first]) { first = left }
+            if right < elements.count && ordered(elements[right], elements[first]) { first = right }
+            if first == parent { break }
+            elements.swapAt(parent, first)
+            parent = first
+        }
+        return top
+    }
+}
