@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh libvips-tools hyperfine gcc
+scripts/install-deps.sh libvips-tools hyperfine gcc nginx-light curl
 scripts/install-python-deps.sh
 
 echo "Building (release)..."

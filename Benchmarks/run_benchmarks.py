@@ -45,6 +45,47 @@ def per_iteration_ms(command, label, attempts=3):
     return best
 
 
+def download_figures(work, here, bench):
+    """Times 1000 downloads from a local nginx: kf-bench against curl's parallel mode."""
+    files = os.path.join(work, "download-set")
+    subprocess.run([sys.executable, os.path.join(here, "make_download_set.py"), os.path.join(work, "photo_4000x3000.png"),
+                    files, "1000"], check=True, stdout=subprocess.DEVNULL)
+    port = 18000 + os.getpid() % 1000
+    nginx_dir = os.path.join(work, "nginx")
+    os.makedirs(nginx_dir, exist_ok=True)
+    with open(os.path.join(here, "nginx.conf.template")) as f:
+        config = f.read().replace("WORK", nginx_dir).replace("ROOT", files).replace("PORT", str(port))
+    config_path = os.path.join(nginx_dir, "nginx.conf")
+    with open(config_path, "w") as f:
+        f.write(config)
+    names = sorted(os.listdir(files))
+    urls = os.path.join(work, "urls.txt")
+    with open(urls, "w") as f:
+        f.write("".join(f"http://127.0.0.1:{port}/{name}\n" for name in names))
+    curl_config = os.path.join(work, "curl.cfg")
+    with open(curl_config, "w") as f:
+        f.write("".join(f'url = "http://127.0.0.1:{port}/{name}"\noutput = "/dev/null"\n' for name in names))
+    server = subprocess.Popen(["nginx", "-c", config_path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import time
+        import urllib.request
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/{names[0]}").read()
+                break
+            except OSError:
+                time.sleep(0.05)
+        (ours, _), (ours_decode, _), (curl, _) = hyperfine([
+            f"{bench} download {urls}",
+            f"{bench} download {urls} --decode",
+            f"curl -s --parallel --parallel-max 8 -K {curl_config}",
+        ], work, runs=15)
+    finally:
+        server.terminate()
+        server.wait()
+    return {"ours": ours, "ours_decode": ours_decode, "curl": curl}
+
+
 def cache_figures(command):
     """The key=value lines `kf-bench cache` prints, as numbers."""
     output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
@@ -148,6 +189,12 @@ def main():
     rss_full = peak_rss_mb([kf, "process", jpeg, "--output", f"{args.work}/full.png"])
     row("peak RSS, thumbnail 4000x3000 JPEG → 400 px", rss_thumb, "vipsthumbnail", rss_vips, None, "MB")
     row("peak RSS, thumbnail vs full decode (kf process to PNG)", rss_thumb, "kf full decode", rss_full, 0.3, "MB")
+
+    print("Download (nginx on 127.0.0.1)...", flush=True)
+    download = download_figures(args.work, here, bench)
+    row("download 1000 × ~50 KB JPEGs, concurrency 8, whole process", download["ours"], "curl --parallel --parallel-max 8",
+        download["curl"], 1.11, note=" (throughput ≥ 0.9× curl)")
+    row("the same, decoding every image", download["ours_decode"], "curl (no decoding)", download["curl"], None)
 
     print("Cache...", flush=True)
     cache = cache_figures([bench, "cache", jpeg])

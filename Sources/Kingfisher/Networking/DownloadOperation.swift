@@ -183,6 +183,11 @@ final class DownloadOperation: Sendable {
         await finish(outcome)
     }
 
+    /// Cancels the running request because it went idle for too long (see ``IdleWatchdog``).
+    func cancelForTimeout() {
+        state.withLock { $0.running }?.cancel()
+    }
+
     /// The first caller's options, which steer shared steps (the redirect handler).
     var callerOptions: KingfisherParsedOptionsInfo? { state.withLock { $0.callers.first?.options } }
 

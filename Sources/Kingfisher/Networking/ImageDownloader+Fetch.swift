@@ -33,7 +33,7 @@ extension ImageDownloader {
         let start = ContinuousClock.now
         let limit = maximumResponseDataSize
         let idleTimeout = operation.request.timeoutInterval > 0 ? operation.request.timeoutInterval : downloadTimeout
-        let watchdog = IdleWatchdog(timeout: idleTimeout)
+        let watchdog = IdleWatchdog(timeout: idleTimeout) { operation.cancelForTimeout() }
         var request = operation.request
         var redirects = 0
         var visited: Set<String> = []
@@ -154,15 +154,19 @@ final class IdleWatchdog: Sendable {
 
     private struct State {
         var lastActivity = ContinuousClock.now
-        var work: Task<Void, any Error>?
         var timedOut = false
+        var running = false
     }
 
     private let timeout: TimeInterval
     private let state = Mutex(State())
+    private let cancel: @Sendable () -> Void
 
-    init(timeout: TimeInterval) {
+    /// - Parameter cancel: Cancels the task running the request (the download's own task: no
+    ///   extra task per request).
+    init(timeout: TimeInterval, cancel: @escaping @Sendable () -> Void) {
         self.timeout = timeout
+        self.cancel = cancel
     }
 
     func touch() {
@@ -171,29 +175,27 @@ final class IdleWatchdog: Sendable {
 
     /// Cancels the work when idle too long; called by the shared monitor.
     fileprivate func check(now: ContinuousClock.Instant) {
-        let work = state.withLock { state -> Task<Void, any Error>? in
-            guard !state.timedOut, (now - state.lastActivity).seconds >= timeout else { return nil }
+        let expired = state.withLock { state -> Bool in
+            guard state.running, !state.timedOut, (now - state.lastActivity).seconds >= timeout else { return false }
             state.timedOut = true
-            return state.work
+            return true
         }
-        work?.cancel()
+        if expired { cancel() }
     }
 
-    /// Runs `body`, cancelling it when idle for longer than the timeout.
-    func run(_ body: @escaping @Sendable () async throws -> Void) async -> Outcome {
-        let work = Task { try await body() }
+    /// Runs `body` in the calling task, which is cancelled when idle for longer than the timeout.
+    func run(_ body: () async throws -> Void) async -> Outcome {
         state.withLock {
             $0.lastActivity = .now
-            $0.work = work
+            $0.running = true
         }
         WatchdogMonitor.shared.add(self)
-        defer { WatchdogMonitor.shared.remove(self) }
+        defer {
+            WatchdogMonitor.shared.remove(self)
+            state.withLock { $0.running = false }
+        }
         do {
-            try await withTaskCancellationHandler {
-                try await work.value
-            } onCancel: {
-                work.cancel()
-            }
+            try await body()
             return .finished
         } catch {
             return state.withLock { $0.timedOut } ? .timedOut : .failed(error)
