@@ -50,6 +50,7 @@ def download_figures(work, here, bench):
     files = os.path.join(work, "download-set")
     subprocess.run([sys.executable, os.path.join(here, "make_download_set.py"), os.path.join(work, "photo_4000x3000.png"),
                     files, "1000"], check=True, stdout=subprocess.DEVNULL)
+    os.chmod(work, 0o755)  # nginx workers run as an unprivileged user and must read the files
     port = 18000 + os.getpid() % 1000
     nginx_dir = os.path.join(work, "nginx")
     os.makedirs(nginx_dir, exist_ok=True)
