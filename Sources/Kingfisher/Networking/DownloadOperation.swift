@@ -101,7 +101,8 @@ final class DownloadOperation: Sendable {
             state.callers = []
             return callers
         }
-        defer { downloader.operationEnded(self) }
+        // The transfer is over: free its slot now, so the next download overlaps with decoding.
+        downloader.operationEnded(self)
         guard !callers.isEmpty else { return }
         let delegate = downloader.delegate
         switch outcome {
