@@ -81,11 +81,11 @@ public final class ImageCache: Sendable {
                       toDisk: Bool = true, callbackQueue: CallbackQueue = .untouch,
                       completionHandler: (@Sendable (CacheStoreResult) -> Void)? = nil) {
         var options = KingfisherParsedOptionsInfo(nil)
-        options.processor = GeneralProcessor(identifier: identifier) { _, _ in nil }
         options.forcedExtension = forcedExtension
         options.cacheSerializer = serializer
         options.callbackQueue = callbackQueue
-        store(image, original: original, forKey: key, options: options, toDisk: toDisk, completionHandler: completionHandler)
+        store(image, original: original, computedKey: key.computedKey(with: identifier), options: options,
+              toDisk: toDisk, completionHandler: completionHandler)
     }
 
     /// Stores `image` as `options` say (processor identifier, serializer, expirations, forced
@@ -93,7 +93,14 @@ public final class ImageCache: Sendable {
     public func store(_ image: KFCrossPlatformImage, original: Data? = nil, forKey key: String,
                       options: KingfisherParsedOptionsInfo, toDisk: Bool = true,
                       completionHandler: (@Sendable (CacheStoreResult) -> Void)? = nil) {
-        let computedKey = key.computedKey(with: options.processor.identifier)
+        store(image, original: original, computedKey: key.computedKey(with: options.processor.identifier), options: options,
+              toDisk: toDisk, completionHandler: completionHandler)
+    }
+
+    /// Stores under an already computed key (`key` or `key@processorIdentifier`).
+    private func store(_ image: KFCrossPlatformImage, original: Data?, computedKey: String,
+                       options: KingfisherParsedOptionsInfo, toDisk: Bool,
+                       completionHandler: (@Sendable (CacheStoreResult) -> Void)?) {
         memoryStorage.store(value: image, forKey: computedKey, expiration: options.memoryCacheExpiration)
         guard toDisk else {
             if let completionHandler {

@@ -36,7 +36,6 @@ extension ImageDownloader {
         let watchdog = IdleWatchdog(timeout: idleTimeout) { operation.cancelForTimeout() }
         var request = operation.request
         var redirects = 0
-        var visited: Set<String> = []
         var firstByte: Duration?
         while true {
             guard let url = request.url else { throw KingfisherError.requestError(reason: .invalidURL(request: request)) }
@@ -86,8 +85,8 @@ extension ImageDownloader {
                let location = response.value(forHTTPHeaderField: "Location"),
                let target = URL(string: location, relativeTo: url)?.absoluteURL {
                 redirects += 1
-                visited.insert(url.absoluteString)
-                guard redirects <= redirectLimit, !visited.contains(target.absoluteString) || redirects <= redirectLimit else {
+                // A loop ends here too: it keeps redirecting until the limit.
+                guard redirects <= redirectLimit else {
                     throw KingfisherError.responseError(reason: .tooManyRedirects(url: operation.url, limit: redirectLimit))
                 }
                 var next = request
@@ -214,7 +213,12 @@ private final class WatchdogMonitor: Sendable {
         watched.withLock { $0[ObjectIdentifier(watchdog)] = watchdog }
         ticker.withLock { ticker in
             if ticker == nil {
-                ticker = RepeatingTimer(interval: 0.25) { WatchdogMonitor.shared.tick() }
+                // Its own queue at user-initiated priority: a busy machine must not starve the
+                // timeouts of requests users are waiting for.
+                ticker = RepeatingTimer(interval: 0.25, queue: DispatchQueue(label: "com.onevcat.Kingfisher.IdleWatchdog",
+                                                                            qos: .userInitiated)) {
+                    WatchdogMonitor.shared.tick()
+                }
             }
         }
     }

@@ -6,11 +6,12 @@ import Foundation
 final class RepeatingTimer: @unchecked Sendable {
     private let source: DispatchSourceTimer
 
-    /// Starts calling `handler` every `interval` seconds (first after one interval), or returns
-    /// `nil` when `interval` is not a positive finite number.
-    init?(interval: TimeInterval, handler: @escaping @Sendable () -> Void) {
+    /// Starts calling `handler` on `queue` (default: the global utility queue) every `interval`
+    /// seconds (first after one interval), or returns `nil` when `interval` is not a positive
+    /// finite number.
+    init?(interval: TimeInterval, queue: DispatchQueue = .global(qos: .utility), handler: @escaping @Sendable () -> Void) {
         guard interval > 0, interval.isFinite else { return nil }
-        source = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+        source = DispatchSource.makeTimerSource(queue: queue)
         source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
         source.setEventHandler(handler: handler)
         source.resume()
