@@ -37,7 +37,10 @@ struct TemporaryDirectory {
         #expect(makeStorage(directory).cacheFileName(forKey: key, forcedExtension: "gif") == key.kf.sha256 + ".gif")
         #expect(makeStorage(directory) { $0.pathExtension = "dat" }.cacheFileName(forKey: key) == key.kf.sha256 + ".dat")
         #expect(makeStorage(directory) { $0.autoExtAfterHashedFileName = true }.cacheFileName(forKey: key) == key.kf.sha256 + ".png")
-        #expect(makeStorage(directory) { $0.usesHashedFileName = false }.cacheFileName(forKey: "plain") == "plain")
+        let plain = makeStorage(directory) { $0.usesHashedFileName = false }
+        #expect(plain.cacheFileName(forKey: "plain") == "plain")
+        #expect(plain.cacheFileName(forKey: "https://a.com/b%20c.png") == "https:%2F%2Fa.com%2Fb%2520c.png")
+        #expect(plain.cacheFileName(forKey: "..") == "%2E%2E%")
     }
 
     @Test func storesReadsAndRemoves() throws {

@@ -245,7 +245,12 @@ final class RecordingDelegate: ImageDownloaderDelegate {
             let refusing = AnyRedirectHandler { _, _, _ in nil }
             let stopped = await failure(downloader, server.url("/redirect/1/orientation_1.jpg"),
                                         options: KingfisherParsedOptionsInfo([.redirectHandler(refusing)]))
-            #expect(stopped != nil && server.requests("/image/orientation_1.jpg") == 0)
+            #expect(stopped?.isInvalidResponseStatusCode(302) == true, "a declined redirect leaves the 302")
+            #expect(server.requests("/image/orientation_1.jpg") == 0)
+
+            // Redirects leave http(s): not followed.
+            let unix = await failure(downloader, server.url("/unixredirect"))
+            guard case .responseError(reason: .notAnImage)? = unix else { Issue.record("\(String(describing: unix))"); return }
 
             downloader.redirectLimit = 4
             let loop = await failure(downloader, server.url("/loop"))

@@ -19,7 +19,8 @@ enum AtomicCacheFile {
     }
 
     /// What `stat` says about a file.
-    struct Status {
+    struct Status: Equatable {
+        var inode: UInt64
         var isRegularFile: Bool
         var size: UInt
         var expiration: Date
@@ -71,7 +72,8 @@ enum AtomicCacheFile {
 
     private static func writeOnce(_ data: Data, to url: URL, lastAccess: Date, expiration: Date) throws {
         let directory = url.deletingLastPathComponent().path
-        let temporary = "\(directory)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: .min ... .max))\(temporarySuffix)"
+        // A prefix of the final name keeps the temporary name within NAME_MAX.
+        let temporary = "\(directory)/.\(url.lastPathComponent.prefix(180)).\(getpid()).\(UInt32.random(in: .min ... .max))\(temporarySuffix)"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Failure.write(posixError()) }
         var closed = false
@@ -136,11 +138,19 @@ enum AtomicCacheFile {
         return Contents(data: data, expiration: expiration)
     }
 
+    /// Removes the entry's file unless it changed since it was listed (a writer may have renamed
+    /// a fresh file into place meanwhile). Returns whether it is gone.
+    static func removeIfUnchanged(_ entry: Entry) -> Bool {
+        guard let now = status(entry.path) else { return true }
+        guard now.inode == entry.status.inode, now.expiration == entry.status.expiration else { return false }
+        return unlink(entry.path) == 0 || errno == ENOENT
+    }
+
     /// `stat` of `path`, or `nil` when it does not exist.
     static func status(_ path: String) -> Status? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return Status(isRegularFile: (info.st_mode & S_IFMT) == S_IFREG, size: UInt(max(0, info.st_size)),
+        return Status(inode: UInt64(info.st_ino), isRegularFile: (info.st_mode & S_IFMT) == S_IFREG, size: UInt(max(0, info.st_size)),
                       expiration: date(info.st_mtim), lastAccess: date(info.st_atim), changed: date(info.st_ctim))
     }
 }

@@ -88,12 +88,16 @@ public enum DiskStorage {
         /// The file name for a computed `key` (`key` or `key@processorIdentifier`): its lowercase
         /// SHA-256 when ``Config/usesHashedFileName``, with `forcedExtension`, else
         /// ``Config/pathExtension``, else (with ``Config/autoExtAfterHashedFileName``) the key's
-        /// own extension.
+        /// own extension. An unhashed key has `%` and `/` percent-escaped so it stays one name in
+        /// the directory.
         public func cacheFileName(forKey key: String, forcedExtension: String? = nil) -> String {
             let config = self.config
             guard config.usesHashedFileName else {
-                if let ext = forcedExtension ?? config.pathExtension { return "\(key).\(ext)" }
-                return key
+                // A plain key stays one file name: no directory separators, no "." or "..".
+                var name = key.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
+                if name == "." || name == ".." || name.isEmpty { name = name.replacingOccurrences(of: ".", with: "%2E") + "%" }
+                if let ext = forcedExtension ?? config.pathExtension { return "\(name).\(ext)" }
+                return name
             }
             let hashed = key.kf.sha256
             if let ext = forcedExtension ?? config.pathExtension { return "\(hashed).\(ext)" }
@@ -212,7 +216,7 @@ public enum DiskStorage {
             var removed: [URL] = []
             for entry in try entries() {
                 let expired = entry.isTemporary ? entry.changed < staleTemporary : entry.expiration <= now
-                if expired && unlink(entry.path) == 0 { removed.append(URL(fileURLWithPath: entry.path)) }
+                if expired && AtomicCacheFile.removeIfUnchanged(entry) { removed.append(URL(fileURLWithPath: entry.path)) }
             }
             return removed
         }
@@ -229,7 +233,7 @@ public enum DiskStorage {
             guard total > limit else { return [] }
             var removed: [URL] = []
             for file in files.sorted(by: { $0.lastAccess < $1.lastAccess }) where total > limit / 2 {
-                if unlink(file.path) == 0 || errno == ENOENT {
+                if AtomicCacheFile.removeIfUnchanged(file) {
                     total -= min(total, file.size)
                     removed.append(URL(fileURLWithPath: file.path))
                 }

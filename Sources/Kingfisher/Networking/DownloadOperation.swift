@@ -40,13 +40,15 @@ final class DownloadOperation: Sendable {
 
     var priority: Float { state.withLock { $0.priority } }
 
-    /// Adds a caller; `false` when the download has already finished (start a new one).
-    func add(_ caller: Caller) -> Bool {
+    /// Adds a caller; `nil` when the download has already finished (start a new one), else
+    /// whether the caller raised the download's priority.
+    func add(_ caller: Caller) -> Bool? {
         state.withLock { state in
-            guard !state.finished else { return false }
+            guard !state.finished else { return nil }
             state.callers.append(caller)
+            let raised = caller.task.priority > state.priority
             state.priority = max(state.priority, caller.task.priority)
-            return true
+            return raised
         }
     }
 
@@ -79,15 +81,13 @@ final class DownloadOperation: Sendable {
 
     /// Starts the download on a task; called by the scheduler when a slot is free.
     func start() {
-        let task = Task { await self.run() }
-        let cancelledBeforeStart = state.withLock { state -> Bool in
-            state.running = task
-            return state.finished
+        let started = state.withLock { state -> Bool in
+            guard !state.finished else { return false }
+            // The task is created under the lock so that a cancellation sees it.
+            state.running = Task { await self.run() }
+            return true
         }
-        if cancelledBeforeStart {
-            task.cancel()
-            downloader.operationEnded(self)
-        }
+        if !started { downloader.operationEnded(self) }
     }
 
     private func callersSnapshot() -> [Caller] { state.withLock { $0.callers } }

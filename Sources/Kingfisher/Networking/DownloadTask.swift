@@ -19,7 +19,12 @@ public final class DownloadTask: Sendable {
     init(token: Int, url: URL?, priority: Float) {
         self.token = token
         self.url = url
-        state = Mutex(State(priority: priority))
+        state = Mutex(State(priority: Self.valid(priority)))
+    }
+
+    /// Priorities are 0…1; anything else (NaN included) is clamped or replaced by the default.
+    static func valid(_ priority: Float) -> Float {
+        priority.isNaN ? ImageDownloader.defaultPriority : min(max(priority, 0), 1)
     }
 
     /// Joins the shared download; returns `false` when the task was already cancelled.
@@ -39,6 +44,7 @@ public final class DownloadTask: Sendable {
     public var priority: Float {
         get { state.withLock { $0.priority } }
         set {
+            let newValue = Self.valid(newValue)
             let operation = state.withLock { state -> DownloadOperation? in
                 state.priority = newValue
                 return state.operation

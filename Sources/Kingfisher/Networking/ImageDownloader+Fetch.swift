@@ -49,7 +49,7 @@ extension ImageDownloader {
                         $0.head = response
                         $0.headArrived = .now
                     }
-                    if (300..<400).contains(response.statusCode), response.value(forHTTPHeaderField: "Location") != nil {
+                    if Self.redirectTarget(of: response, from: sending.url) != nil {
                         return false
                     }
                     try await self.accept(response, limit: limit)
@@ -81,9 +81,7 @@ extension ImageDownloader {
                 break
             }
             guard let response = head else { throw KingfisherError.responseError(reason: .noURLResponse(task: operation.representativeTask)) }
-            if (300..<400).contains(response.statusCode),
-               let location = response.value(forHTTPHeaderField: "Location"),
-               let target = URL(string: location, relativeTo: url)?.absoluteURL {
+            if let target = Self.redirectTarget(of: response, from: url) {
                 redirects += 1
                 // A loop ends here too: it keeps redirecting until the limit.
                 guard redirects <= redirectLimit else {
@@ -96,10 +94,13 @@ extension ImageDownloader {
                     next.httpBody = nil
                 }
                 if let handler = operation.callerOptions?.redirectHandler {
+                    // A declined redirect leaves the 3xx as the answer, and it holds no image.
                     guard let handled = await handler.handleHTTPRedirection(for: operation.representativeTask, response: response,
                                                                             newRequest: next) else {
-                        try await accept(response, limit: limit)
-                        return finish(body, response: response, start: start, firstByte: firstByte, redirects: redirects - 1)
+                        throw KingfisherError.responseError(reason: .invalidHTTPStatusCode(response: response))
+                    }
+                    guard Self.isFollowable(handled.url) else {
+                        throw KingfisherError.requestError(reason: .invalidURL(request: handled))
                     }
                     next = handled
                 }
@@ -108,6 +109,22 @@ extension ImageDownloader {
             }
             return finish(body, response: response, start: start, firstByte: firstByte, redirects: redirects)
         }
+    }
+
+    /// The URL a 3xx response redirects to, when it has a Location that resolves to an http(s)
+    /// URL with a host; redirects elsewhere (`unix:`, `file:`, …) are not followed.
+    static func redirectTarget(of response: HTTPURLResponse, from url: URL?) -> URL? {
+        guard (300..<400).contains(response.statusCode),
+              let location = response.value(forHTTPHeaderField: "Location"),
+              let target = URL(string: location, relativeTo: url)?.absoluteURL,
+              isFollowable(target) else { return nil }
+        return target
+    }
+
+    /// Whether the downloader fetches `url`: http or https with a host.
+    static func isFollowable(_ url: URL?) -> Bool {
+        guard let url, let scheme = url.scheme?.lowercased() else { return false }
+        return ["http", "https"].contains(scheme) && url.host != nil
     }
 
     private func finish(_ body: Data, response: HTTPURLResponse, start: ContinuousClock.Instant, firstByte: Duration?,
@@ -195,6 +212,9 @@ final class IdleWatchdog: Sendable {
         }
         do {
             try await body()
+            // A transport may stop quietly when cancelled: that is still a timeout or a cancel.
+            if state.withLock({ $0.timedOut }) { return .timedOut }
+            if Task.isCancelled { return .failed(CancellationError()) }
             return .finished
         } catch {
             return state.withLock { $0.timedOut } ? .timedOut : .failed(error)
@@ -224,7 +244,16 @@ private final class WatchdogMonitor: Sendable {
     }
 
     func remove(_ watchdog: IdleWatchdog) {
-        watched.withLock { $0[ObjectIdentifier(watchdog)] = nil }
+        let empty = watched.withLock { watched -> Bool in
+            watched[ObjectIdentifier(watchdog)] = nil
+            return watched.isEmpty
+        }
+        if empty {
+            ticker.withLock { ticker in
+                // Re-checked under the ticker lock: `add` may have raced in.
+                if watched.withLock({ $0.isEmpty }) { ticker = nil }
+            }
+        }
     }
 
     private func tick() {

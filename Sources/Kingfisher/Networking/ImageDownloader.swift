@@ -168,24 +168,23 @@ public final class ImageDownloader: Sendable {
                          completion: @escaping @Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void) {
         func fail(_ error: KingfisherError) { options.callbackQueue.execute { completion(.failure(error)) } }
         guard let request else { return fail(.requestError(reason: .emptyRequest)) }
-        guard let url = request.url, let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              url.host != nil else {
+        guard let url = request.url, Self.isFollowable(url) else {
             return fail(.requestError(reason: .invalidURL(request: request)))
         }
         let caller = DownloadOperation.Caller(task: task, options: options, progress: progress, completion: completion)
-        let (operation, isNew) = registry.withLock { registry -> (DownloadOperation, Bool) in
-            if let existing = registry.operations[url], existing.add(caller) { return (existing, false) }
+        let (operation, isNew, raised) = registry.withLock { registry -> (DownloadOperation, Bool, Bool) in
+            if let existing = registry.operations[url], let raised = existing.add(caller) { return (existing, false, raised) }
             registry.nextSequence += 1
             let operation = DownloadOperation(request: request, url: url, priority: task.priority,
                                               sequence: registry.nextSequence, downloader: self)
             _ = operation.add(caller)
             registry.operations[url] = operation
-            return (operation, true)
+            return (operation, true, false)
         }
-        guard task.link(operation) else {
-            operation.cancel(caller: task)
-            return
-        }
+        if raised { scheduler.reprioritize(operation, to: operation.priority) }
+        // A task cancelled before it joined leaves at once; the download still goes ahead (or
+        // ends) for whoever else joined it meanwhile.
+        if !task.link(operation) { operation.cancel(caller: task) }
         if isNew {
             delegate?.imageDownloader(self, willDownloadImageForURL: url, with: request)
             scheduler.enqueue(operation)

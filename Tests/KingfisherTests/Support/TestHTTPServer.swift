@@ -129,6 +129,8 @@ final class TestHTTPServer: Sendable {
                 guard parts.count == 3, let count = Int(parts[1]) else { return send(400, "bad redirect", context, path) }
                 let location = count <= 1 ? "/image/\(parts[2])" : "/redirect/\(count - 1)/\(parts[2])"
                 send(302, "", context, path, headers: ["Location": location])
+            case "unixredirect":
+                send(302, "", context, path, headers: ["Location": "http+unix://%2Fvar%2Frun%2Fdocker.sock/info"])
             case "loop":
                 send(302, "", context, path, headers: ["Location": "/loop"])
             case "html":
