@@ -19,6 +19,8 @@ public enum DiskStorage {
     /// its dates set, and then renamed over the final name. Readers in any process see either
     /// the old file or the complete new one; a process killed mid-write leaves only a hidden
     /// temporary file, which cleaning removes once it is ``Config/temporaryFileLifetime`` old.
+    /// Files are not `fsync`ed (a cache trades durability for speed): after a power loss a file
+    /// may be empty, which reads as a miss.
     ///
     /// **Missing directory.** A directory deleted while the process runs is created again by
     /// the next write. A directory that cannot be created makes the storage not ready: every
