@@ -364,16 +364,36 @@ final class RecordingDelegate: ImageDownloaderDelegate {
         }
     }
 
+    @Test func selfSignedCertificatesAreAcceptedOnlyFromTrustedHosts() async throws {
+        let server = try await TestHTTPServer(tls: true)
+        let downloader = ImageDownloader(name: "tls")
+        let start = ContinuousClock.now
+        let refused = await failure(downloader, server.url("/image/photo.png"))
+        guard case .responseError(reason: .URLSessionError(let underlying))? = refused else {
+            Issue.record("\(String(describing: refused))"); return
+        }
+        #expect(ContinuousClock.now - start < .seconds(10), "reported before the idle timeout")
+        #expect((underlying as? URLError)?.code != .timedOut, "the certificate error, not a timeout: \(underlying)")
+        #expect(server.requests("/image/photo.png") == 0, "no request over an untrusted connection")
+        downloader.trustedHosts = ["127.0.0.1"]
+        let result = try await downloader.downloadImage(with: server.url("/image/photo.png"))
+        #expect(result.image.pixelWidth == 190)
+        #expect(server.requests("/image/photo.png") == 1)
+        await server.shutdown()
+    }
+
     @Test func transportFailuresAndBadURLs() async throws {
         let downloader = ImageDownloader(name: "refused")
-        // AsyncHTTPClient keeps retrying a refused connection until its connect timeout; the
-        // downloader's idle timeout ends the wait sooner.
-        downloader.downloadTimeout = 1
         let closed = try await TestHTTPServer()
         let url = closed.url("/image/photo.png")
         await closed.shutdown()
+        let start = ContinuousClock.now
         let refused = await failure(downloader, url)
-        guard case .responseError(reason: .URLSessionError)? = refused else { Issue.record("\(String(describing: refused))"); return }
+        guard case .responseError(reason: .URLSessionError(let underlying))? = refused else {
+            Issue.record("\(String(describing: refused))"); return
+        }
+        #expect(ContinuousClock.now - start < .seconds(10), "reported before the idle timeout")
+        #expect((underlying as? URLError)?.code != .timedOut, "the connection error, not a timeout: \(underlying)")
         let invalid = await failure(downloader, URL(string: "ftp://example.com/a.png")!)
         guard case .requestError(reason: .invalidURL)? = invalid else { Issue.record("\(String(describing: invalid))"); return }
     }

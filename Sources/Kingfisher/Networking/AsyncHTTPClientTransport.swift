@@ -40,6 +40,10 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
             ? HTTPClient.Configuration(redirectConfiguration: .disallow)
             : HTTPClient.Configuration(certificateVerification: .none, redirectConfiguration: .disallow)
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: perHost)
+        // AsyncHTTPClient retries a failing connection until this timeout, then reports the
+        // last connection error (refused, TLS): 3 s keeps that error ahead of the downloader's
+        // idle timeout (15 s by default).
+        configuration.timeout = .init(connect: .seconds(3))
         configuration.httpVersion = .automatic
         configuration.decompression = .disabled
         return configuration

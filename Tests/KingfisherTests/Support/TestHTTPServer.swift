@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 @testable import Kingfisher
 
@@ -26,14 +27,20 @@ final class TestHTTPServer: Sendable {
     let stats = Locked(Stats())
     private let channel: any Channel
     let port: Int
+    let scheme: String
 
-    init() async throws {
+    /// Starts the server; with `tls`, HTTPS with a self-signed certificate for 127.0.0.1 made by
+    /// the `openssl` command.
+    init(tls: Bool = false) async throws {
         let stats = self.stats
+        scheme = tls ? "https" : "http"
+        let sslContext = tls ? try Self.selfSignedContext() : nil
         channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let sslContext { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     try channel.pipeline.syncOperations.addHandler(Handler(stats: stats))
                 }
@@ -42,7 +49,26 @@ final class TestHTTPServer: Sendable {
         port = channel.localAddress!.port!
     }
 
-    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    func url(_ path: String) -> URL { URL(string: "\(scheme)://127.0.0.1:\(port)\(path)")! }
+
+    private static func selfSignedContext() throws -> NIOSSLContext {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kf-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = directory.appendingPathComponent("key.pem").path, cert = directory.appendingPathComponent("cert.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+        openssl.standardOutput = FileHandle.nullDevice
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        let configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(cert).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+        return try NIOSSLContext(configuration: configuration)
+    }
 
     func requests(_ path: String) -> Int { stats.withLock { $0.requests[path] ?? 0 } }
     func aborted(_ path: String) -> Int { stats.withLock { $0.aborted[path] ?? 0 } }
