@@ -379,6 +379,7 @@ final class RecordingDelegate: ImageDownloaderDelegate {
         let result = try await downloader.downloadImage(with: server.url("/image/photo.png"))
         #expect(result.image.pixelWidth == 190)
         #expect(server.requests("/image/photo.png") == 1)
+        #expect(server.httpVersion("/image/photo.png") == 2, "HTTP/2 when the server offers it")
         await server.shutdown()
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOHTTP2
 import NIOSSL
 import Synchronization
 @testable import Kingfisher
@@ -22,6 +23,7 @@ final class TestHTTPServer: Sendable {
         var headers: [String: [String: String]] = [:]
         var aborted: [String: Int] = [:]
         var completed: [String: Int] = [:]
+        var httpVersions: [String: Int] = [:]
     }
 
     let stats = Locked(Stats())
@@ -30,11 +32,30 @@ final class TestHTTPServer: Sendable {
     let scheme: String
 
     /// Starts the server; with `tls`, HTTPS with a self-signed certificate for 127.0.0.1 made by
-    /// the `openssl` command.
+    /// the `openssl` command, offering HTTP/2 and HTTP/1.1 through ALPN.
     init(tls: Bool = false) async throws {
         let stats = self.stats
         scheme = tls ? "https" : "http"
         let sslContext = tls ? try Self.selfSignedContext() : nil
+        if let sslContext {
+            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { channel in
+                    do {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+                    } catch {
+                        return channel.eventLoop.makeFailedFuture(error)
+                    }
+                    return channel.configureCommonHTTPServerPipeline { stream in
+                        stream.eventLoop.makeCompletedFuture {
+                            try stream.pipeline.syncOperations.addHandler(Handler(stats: stats))
+                        }
+                    }
+                }
+                .bind(host: "127.0.0.1", port: 0).get()
+            port = channel.localAddress!.port!
+            return
+        }
         channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -64,9 +85,10 @@ final class TestHTTPServer: Sendable {
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
         openssl.waitUntilExit()
-        let configuration = TLSConfiguration.makeServerConfiguration(
+        var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMFile(cert).map { .certificate($0) },
             privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+        configuration.applicationProtocols = ["h2", "http/1.1"]
         return try NIOSSLContext(configuration: configuration)
     }
 
@@ -74,6 +96,7 @@ final class TestHTTPServer: Sendable {
     func aborted(_ path: String) -> Int { stats.withLock { $0.aborted[path] ?? 0 } }
     func completed(_ path: String) -> Int { stats.withLock { $0.completed[path] ?? 0 } }
     func headers(_ path: String) -> [String: String] { stats.withLock { $0.headers[path] ?? [:] } }
+    func httpVersion(_ path: String) -> Int? { stats.withLock { $0.httpVersions[path] } }
 
     func shutdown() async {
         try? await channel.close()
@@ -120,6 +143,7 @@ final class TestHTTPServer: Sendable {
             let query = Dictionary(uniqueKeysWithValues: (components.queryItems ?? []).map { ($0.name, $0.value ?? "") })
             stats.withLock { stats in
                 stats.requests[path, default: 0] += 1
+                stats.httpVersions[path] = head.version.major
                 stats.headers[path] = Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
             }
             let parts = path.split(separator: "/").map(String.init)
