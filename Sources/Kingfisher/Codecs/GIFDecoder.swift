@@ -9,12 +9,6 @@ import Foundation
 enum GIFDecoder {
     private static let format = ImageFormat.GIF
 
-    /// Kingfisher's rule for frame delays: a delay of 0.011 s or less is shown for 0.1 s.
-    static func frameDuration(centiseconds: Int) -> TimeInterval {
-        let seconds = TimeInterval(centiseconds) / 100
-        return seconds <= 0.011 ? 0.1 : seconds
-    }
-
     /// Where giflib's read callback takes its bytes from.
     private struct ByteSource {
         let base: UnsafeRawPointer
@@ -105,7 +99,7 @@ enum GIFDecoder {
                 let saved = control.DisposalMode == DISPOSE_PREVIOUS ? canvas.pixels : nil
                 try drawFrame(gif, desc: desc, palette: palette(colorMap, transparent: transparent),
                               transparent: transparent, on: &canvas)
-                frames.append(ImageFrame(pixels: canvas.pixels, duration: frameDuration(centiseconds: Int(control.DelayTime))))
+                frames.append(ImageFrame(pixels: canvas.pixels, duration: FrameDelay.duration(seconds: TimeInterval(control.DelayTime) / 100)))
                 switch control.DisposalMode {
                 case DISPOSE_BACKGROUND:
                     canvas.clear(x: Int(desc.Left), y: Int(desc.Top), width: Int(desc.Width), height: Int(desc.Height))

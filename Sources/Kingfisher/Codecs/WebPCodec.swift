@@ -116,16 +116,11 @@ enum WebPCodec {
             let pixels = PixelBuffer.make(count: width * height * 4) { memcpy($0, buffer, width * height * 4) }
             let milliseconds = Int(timestamp) - Int(previousTimestamp)
             previousTimestamp = timestamp
-            frames.append(ImageFrame(pixels: pixels, duration: frameDuration(milliseconds: milliseconds)))
+            frames.append(ImageFrame(pixels: pixels, duration: FrameDelay.duration(seconds: TimeInterval(milliseconds) / 1000)))
         }
         guard !frames.isEmpty else { throw corrupted("the animation has no frames") }
         return DecodedImage(width: width, height: height, frames: frames,
                             loopCount: frames.count > 1 ? Int(info.loop_count) : 0, hasAlpha: true)
-    }
-
-    /// Kingfisher's rule for frame delays, applied to WebP: 11 ms or less is shown for 0.1 s.
-    static func frameDuration(milliseconds: Int) -> TimeInterval {
-        milliseconds <= 11 ? 0.1 : TimeInterval(milliseconds) / 1000
     }
 
     /// The orientation in the EXIF chunk of an extended (VP8X) file whose flags announce one.

@@ -24,11 +24,7 @@ extension KingfisherWrapper where Base: KingfisherImage {
     /// The image resampled (Lanczos-3, alpha-weighted) to exactly `size` points.
     public func resize(to size: CGSize) -> KFCrossPlatformImage {
         let target = base.pixelSize(of: size)
-        if target == (base.pixelWidth, base.pixelHeight) { return base }
-        return base.mappingFrames(width: target.width, height: target.height) {
-            Resampler.resize($0, width: base.pixelWidth, height: base.pixelHeight,
-                             to: target.width, target.height, hasAlpha: base.hasAlpha)
-        }
+        return base.resampled(toWidth: target.width, height: target.height)
     }
 
     /// The image resized to `targetSize` points as `contentMode` says (see `CGSize.kf.resize(to:for:)`).

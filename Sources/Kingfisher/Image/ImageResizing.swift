@@ -4,12 +4,15 @@ extension KingfisherImage {
     /// Every frame of an animation is resampled.
     public func resized(toFit maxPixelSize: Int) -> KingfisherImage {
         let target = DownsamplingTarget.fit(width: pixelWidth, height: pixelHeight, maxPixelSize: maxPixelSize)
-        guard target != (pixelWidth, pixelHeight) else { return self }
-        var decoded = DecodedImage(width: pixelWidth, height: pixelHeight, frames: frames,
-                                   loopCount: loopCount, hasAlpha: hasAlpha)
-        decoded.resample(to: target.width, target.height)
-        return KingfisherImage(width: decoded.width, height: decoded.height, frames: decoded.frames, scale: scale,
-                               loopCount: loopCount, format: format, originalData: nil,
-                               hasAlpha: hasAlpha, exifOrientation: exifOrientation)
+        return resampled(toWidth: target.width, height: target.height)
+    }
+
+    /// Every frame resampled (Lanczos-3, alpha-weighted) to `width` x `height` pixels; the image
+    /// itself when it already has that size.
+    func resampled(toWidth width: Int, height: Int) -> KingfisherImage {
+        guard width != pixelWidth || height != pixelHeight else { return self }
+        return mappingFrames(width: width, height: height) {
+            Resampler.resize($0, width: pixelWidth, height: pixelHeight, to: width, height, hasAlpha: hasAlpha)
+        }
     }
 }

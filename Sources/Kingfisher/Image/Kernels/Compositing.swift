@@ -43,8 +43,13 @@ enum Compositing {
 
     @inline(__always)
     private static func load(_ layer: LayerPointer, _ i: Int) -> SIMD4<Float> {
-        let p = layer.base + i * layer.stride
-        return SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3])) / 255
+        load(layer.base + i * layer.stride)
+    }
+
+    /// Reads four bytes as a straight-alpha 0…1 pixel.
+    @inline(__always)
+    static func load(_ p: UnsafePointer<UInt8>) -> SIMD4<Float> {
+        SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3])) / 255
     }
 
     /// Writes a straight-alpha 0…1 pixel as four rounded bytes.

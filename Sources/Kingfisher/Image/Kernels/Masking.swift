@@ -16,7 +16,7 @@ enum Masking {
                                 out[i] = s[i]; out[i + 1] = s[i + 1]; out[i + 2] = s[i + 2]; out[i + 3] = s[i + 3]
                                 continue
                             }
-                            let p = SIMD4(Float(s[i]), Float(s[i + 1]), Float(s[i + 2]), Float(s[i + 3])) / 255
+                            let p = Compositing.load(s + i)
                             Compositing.store(mix(bg, p, coverage), to: out + i)
                         }
                     }
@@ -38,7 +38,7 @@ enum Masking {
                         let band = outer.coverage(x: x, y: y) - inner.coverage(x: x, y: y)
                         guard band > 0 else { continue }
                         let i = (y * width + x) * 4
-                        let backdrop = SIMD4(Float(p[i]), Float(p[i + 1]), Float(p[i + 2]), Float(p[i + 3])) / 255
+                        let backdrop = Compositing.load(p + i)
                         var source = ink
                         source.w *= band
                         Compositing.store(Compositing.composite(source, backdrop, mode: .normal, alpha: 1), to: p + i)
