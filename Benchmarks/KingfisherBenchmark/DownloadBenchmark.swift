@@ -15,30 +15,55 @@ enum DownloadBenchmark {
         }
     }
 
+    /// Counts finished downloads; resumes the waiting benchmark after the last.
+    final class Tally: @unchecked Sendable {
+        private let lock = NSLock()
+        private let expected: Int
+        private var count = 0
+        private var bytes = 0
+        /// Set before the first download starts.
+        var whenDone: (@Sendable () -> Void)?
+
+        init(expected: Int) { self.expected = expected }
+
+        func add(bytes size: Int) {
+            lock.lock()
+            count += 1
+            bytes += size
+            let last = count == expected
+            lock.unlock()
+            if last { whenDone?() }
+        }
+
+        var totals: (count: Int, bytes: Int) {
+            lock.lock()
+            defer { lock.unlock() }
+            return (count, bytes)
+        }
+    }
+
     static func run(list: String, decode: Bool) async {
         guard let text = try? String(contentsOfFile: list, encoding: .utf8) else { fail("cannot read \(list)") }
         let urls = text.split(separator: "\n").compactMap { URL(string: String($0)) }
         let downloader = ImageDownloader(name: "bench")
         downloader.maximumConcurrentDownloads = 8
-        let options = KingfisherParsedOptionsInfo(decode ? nil : [.processor(NoDecoding())])
+        let options = KingfisherParsedOptionsInfo((decode ? [] : [.processor(NoDecoding())]) + [.callbackQueue(.untouch)])
         let start = ContinuousClock.now
-        let (count, bytes) = await withTaskGroup(of: Int.self) { group -> (Int, Int) in
+        // Kingfisher's callback API, as an app with many images uses it: every request handed to
+        // the downloader at once, results counted as they arrive on the processing threads.
+        let tally = Tally(expected: urls.count)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            tally.whenDone = { done.resume() }
             for url in urls {
-                group.addTask {
-                    do {
-                        return try await downloader.downloadImage(with: url, options: options).originalData.count
-                    } catch {
-                        fail("\(url): \(error)")
+                downloader.downloadImage(with: url, options: options, completionHandler: { result in
+                    switch result {
+                    case .success(let loaded): tally.add(bytes: loaded.originalData.count)
+                    case .failure(let error): fail("\(url): \(error)")
                     }
-                }
+                })
             }
-            var count = 0, bytes = 0
-            for await size in group {
-                count += 1
-                bytes += size
-            }
-            return (count, bytes)
         }
+        let (count, bytes) = tally.totals
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         print("downloaded=\(count) bytes=\(bytes) seconds=\(String(format: "%.3f", seconds))")

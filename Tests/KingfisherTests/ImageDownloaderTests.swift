@@ -175,25 +175,27 @@ final class RecordingDelegate: ImageDownloaderDelegate {
     @Test func waitingDownloadsStartByPriority() async throws {
         try await withServer { server, downloader in
             downloader.maximumConcurrentDownloads = 1
-            let order = Locked<[String]>([])
             let options = { (priority: Float) in KingfisherParsedOptionsInfo([.downloadPriority(priority), .callbackQueue(.untouch)]) }
             let done = Locked(0)
-            func start(_ name: String, _ path: String, _ priority: Float) -> DownloadTask? {
+            func start(_ path: String, _ priority: Float) -> DownloadTask? {
                 downloader.downloadImage(with: server.url(path), options: options(priority), completionHandler: { _ in
-                    order.withLock { $0.append(name) }
                     done.withLock { $0 += 1 }
                 })
             }
-            _ = start("blocker", "/image/photo.png?delay=300", 0.5)
-            try await Task.sleep(for: .milliseconds(50))
-            _ = start("low", "/image/photo.gif", 0.1)
-            let raised = start("raised", "/image/orientation_1.jpg", 0.2)
-            _ = start("mid", "/image/photo_lossy.webp", 0.5)
-            _ = start("high", "/image/png_rgb_8.png", 0.9)
+            // A request that never gets an answer holds the only slot until it is cancelled.
+            let blocker = start("/hang", 0.5)
+            for _ in 0..<250 where server.requests("/hang") == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            _ = start("/image/photo.gif", 0.1)
+            let raised = start("/image/orientation_1.jpg", 0.2)
+            _ = start("/image/photo_lossy.webp", 0.5)
+            _ = start("/image/png_rgb_8.png", 0.9)
             #expect(downloader.activeDownloadCount.waiting == 4)
             raised?.priority = 1.0
-            for _ in 0..<200 where done.withLock({ $0 }) < 5 { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(order.withLock { $0 } == ["blocker", "raised", "high", "mid", "low"])
+            blocker?.cancel()
+            for _ in 0..<250 where done.withLock({ $0 }) < 5 { try await Task.sleep(for: .milliseconds(20)) }
+            // The order the server saw the requests: one at a time, highest priority first.
+            #expect(server.arrivals == ["/hang", "/image/orientation_1.jpg", "/image/png_rgb_8.png",
+                                        "/image/photo_lossy.webp", "/image/photo.gif"])
         }
     }
 
@@ -397,5 +399,76 @@ final class RecordingDelegate: ImageDownloaderDelegate {
         #expect((underlying as? URLError)?.code != .timedOut, "the connection error, not a timeout: \(underlying)")
         let invalid = await failure(downloader, URL(string: "ftp://example.com/a.png")!)
         guard case .requestError(reason: .invalidURL)? = invalid else { Issue.record("\(String(describing: invalid))"); return }
+    }
+
+    /// Passes exchanges to another transport, recording requests and body chunks.
+    struct RecordingTransport: ImageDownloaderTransport {
+        let inner: any ImageDownloaderTransport
+        let requests = Locked<[URL]>([])
+        let chunks = Locked(0)
+
+        struct Counting: TransportExchangeReceiver {
+            let inner: any TransportExchangeReceiver
+            let chunks: Locked<Int>
+            func didReceiveResponse(_ response: TransportResponse, proceed: @escaping @Sendable (Bool) -> Void) {
+                inner.didReceiveResponse(response, proceed: proceed)
+            }
+            func didReceiveData(_ bytes: UnsafeRawBufferPointer) -> Bool {
+                chunks.withLock { $0 += 1 }
+                return inner.didReceiveData(bytes)
+            }
+            func didComplete(with error: (any Error)?) { inner.didComplete(with: error) }
+        }
+
+        func startExchange(_ request: URLRequest, acceptingUntrustedCertificates: Bool,
+                           receiver: any TransportExchangeReceiver) -> any TransportExchange {
+            requests.withLock { $0.append(request.url!) }
+            return inner.startExchange(request, acceptingUntrustedCertificates: acceptingUntrustedCertificates,
+                                       receiver: Counting(inner: receiver, chunks: chunks))
+        }
+    }
+
+    /// Fails every exchange before `startExchange` returns.
+    struct FailingTransport: ImageDownloaderTransport {
+        struct Idle: TransportExchange { func cancel() {} }
+        func startExchange(_ request: URLRequest, acceptingUntrustedCertificates: Bool,
+                           receiver: any TransportExchangeReceiver) -> any TransportExchange {
+            receiver.didComplete(with: URLError(.notConnectedToInternet))
+            return Idle()
+        }
+    }
+
+    @Test func anotherTransportCanCarryTheDownloads() async throws {
+        let server = try await TestHTTPServer()
+        let transport = RecordingTransport(inner: AsyncHTTPClientTransport.shared)
+        let downloader = ImageDownloader(name: "recorded", transport: transport)
+        let result = try await downloader.downloadImage(with: server.url("/redirect/2/photo.png"))
+        #expect(result.image.pixelWidth == 190)
+        #expect(transport.requests.withLock { $0.count } == 3, "each redirect hop is one exchange")
+        #expect(transport.chunks.withLock { $0 } >= 1)
+
+        let failing = ImageDownloader(name: "failing", transport: FailingTransport())
+        let error = await failure(failing, server.url("/image/photo.png"))
+        guard case .responseError(reason: .URLSessionError(let underlying))? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect((underlying as? URLError)?.code == .notConnectedToInternet)
+        await server.shutdown()
+    }
+
+    @Test func processorsRunOnTheProcessingQueue() async throws {
+        try await withServer { server, downloader in
+            let key = DispatchSpecificKey<String>()
+            let queue = DispatchQueue(label: "test.processing")
+            queue.setSpecific(key: key, value: "mine")
+            let seen = Locked<[String?]>([])
+            let processor = GeneralProcessor(identifier: "queue-check") { item, options in
+                seen.withLock { $0.append(DispatchQueue.getSpecific(key: key)) }
+                return DefaultImageProcessor.default.process(item: item, options: options)
+            }
+            _ = try await downloader.downloadImage(with: server.url("/image/photo.png"),
+                                                   options: KingfisherParsedOptionsInfo([.processor(processor), .processingQueue(.dispatch(queue))]))
+            _ = try await downloader.downloadImage(with: server.url("/image/photo.gif"),
+                                                   options: KingfisherParsedOptionsInfo([.processor(processor)]))
+            #expect(seen.withLock { $0 } == ["mine", nil], "the given queue, else the downloader's own")
+        }
     }
 }

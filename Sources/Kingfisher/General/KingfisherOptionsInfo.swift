@@ -57,6 +57,9 @@ public enum KingfisherOptionsInfoItem: Sendable {
     case requestModifier(any AsyncImageDownloadRequestModifier)
     /// Decides what happens with redirects. Default `nil` (follow).
     case redirectHandler(any ImageDownloadRedirectHandler)
+    /// The queue processors run on after a download. Default: the downloader's own concurrent
+    /// queue (Kingfisher's is serial; concurrent uses every core when many images arrive).
+    case processingQueue(CallbackQueue)
 }
 
 /// The parsed form of ``KingfisherOptionsInfo``: one property per option, with defaults.
@@ -109,6 +112,8 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     public var requestModifier: (any AsyncImageDownloadRequestModifier)?
     /// See ``KingfisherOptionsInfoItem/redirectHandler(_:)``. Default `nil`.
     public var redirectHandler: (any ImageDownloadRedirectHandler)?
+    /// See ``KingfisherOptionsInfoItem/processingQueue(_:)``. Default `nil` (the downloader's queue).
+    public var processingQueue: CallbackQueue?
 
     /// Parses `info`; the last occurrence of an item wins. `nil` gives all defaults.
     public init(_ info: KingfisherOptionsInfo?) {
@@ -137,6 +142,7 @@ public struct KingfisherParsedOptionsInfo: Sendable {
             case .downloadPriority(let value): downloadPriority = value
             case .requestModifier(let value): requestModifier = value
             case .redirectHandler(let value): redirectHandler = value
+            case .processingQueue(let value): processingQueue = value
             }
         }
     }

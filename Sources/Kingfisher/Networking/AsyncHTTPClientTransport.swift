@@ -8,7 +8,8 @@ import FoundationNetworking
 #endif
 
 /// The default transport, on AsyncHTTPClient: connection pooling, HTTP/2 when the server offers
-/// it (ALPN), streaming bodies, and cancellation that closes the connection.
+/// it (ALPN), bodies handed over chunk by chunk on the event loop as they arrive, and
+/// cancellation that closes the connection.
 ///
 /// Certificates are verified, except for requests the downloader marks as going to a trusted
 /// host, which use a second client that accepts self-signed certificates.
@@ -60,29 +61,65 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
         }
     }
 
-    public func perform(_ request: URLRequest, acceptingUntrustedCertificates: Bool,
-                        didReceiveResponse: (HTTPURLResponse) async throws -> Bool,
-                        didReceiveData: (UnsafeRawBufferPointer) throws -> Void) async throws {
-        guard let url = request.url else { throw URLError(.badURL) }
-        var outgoing = HTTPClientRequest(url: url.absoluteString)
-        outgoing.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        for (name, value) in request.allHTTPHeaderFields ?? [:] { outgoing.headers.add(name: name, value: value) }
-        if let body = request.httpBody { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await client(acceptingUntrustedCertificates: acceptingUntrustedCertificates)
-            .execute(outgoing, deadline: .distantFuture)
-        var fields: [String: String] = [:]
-        for header in response.headers {
-            fields[header.name] = fields[header.name].map { "\($0), \(header.value)" } ?? header.value
+    public func startExchange(_ request: URLRequest, acceptingUntrustedCertificates: Bool,
+                              receiver: any TransportExchangeReceiver) -> any TransportExchange {
+        let outgoing: HTTPClient.Request
+        do {
+            guard let url = request.url else { throw URLError(.badURL) }
+            var headers = HTTPHeaders()
+            for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
+            outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+                                              headers: headers, body: request.httpBody.map { .bytes($0) })
+        } catch {
+            receiver.didComplete(with: error)
+            return Exchange(task: nil)
         }
-        guard let head = HTTPURLResponse(url: url, statusCode: Int(response.status.code),
-                                         httpVersion: "HTTP/\(response.version.major).\(response.version.minor)",
-                                         headerFields: fields) else {
-            throw URLError(.badServerResponse)
+        let task = client(acceptingUntrustedCertificates: acceptingUntrustedCertificates)
+            .execute(request: outgoing, delegate: ResponseForwarder(url: outgoing.url, receiver: receiver))
+        task.futureResult.whenComplete { result in
+            switch result {
+            case .success: receiver.didComplete(with: nil)
+            case .failure(let error): receiver.didComplete(with: error)
+            }
         }
-        guard try await didReceiveResponse(head) else { return }
-        for try await chunk in response.body {
-            try Task.checkCancellation()
-            try chunk.withUnsafeReadableBytes { try didReceiveData($0) }
+        return Exchange(task: task)
+    }
+
+    private struct Exchange: TransportExchange {
+        let task: HTTPClient.Task<Void>?
+        func cancel() { task?.cancel() }
+    }
+
+    /// The receiver stopped the exchange.
+    private struct Stopped: Error {}
+
+    /// Hands AsyncHTTPClient's event-loop callbacks to the receiver, with no hop in between.
+    private final class ResponseForwarder: HTTPClientResponseDelegate {
+        typealias Response = Void
+        let url: URL
+        let receiver: any TransportExchangeReceiver
+
+        init(url: URL, receiver: any TransportExchangeReceiver) {
+            self.url = url
+            self.receiver = receiver
         }
+
+        func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+            let response = TransportResponse(url: url, statusCode: Int(head.status.code),
+                                             httpVersion: "HTTP/\(head.version.major).\(head.version.minor)",
+                                             headerFields: head.headers.map { ($0.name, $0.value) })
+            let decided = task.eventLoop.makePromise(of: Void.self)
+            receiver.didReceiveResponse(response) { proceed in
+                if proceed { decided.succeed(()) } else { decided.fail(Stopped()) }
+            }
+            return decided.futureResult
+        }
+
+        func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+            let proceed = buffer.withUnsafeReadableBytes { receiver.didReceiveData($0) }
+            return proceed ? task.eventLoop.makeSucceededVoidFuture() : task.eventLoop.makeFailedFuture(Stopped())
+        }
+
+        func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
     }
 }

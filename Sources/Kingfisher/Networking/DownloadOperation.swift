@@ -7,18 +7,27 @@ import FoundationNetworking
 /// The shared work behind every caller downloading one URL at the same time: one HTTP request,
 /// then each distinct processor once, results delivered to each caller on its own queue.
 final class DownloadOperation: Sendable {
-    /// One caller waiting for the download.
-    struct Caller: Sendable {
-        var task: DownloadTask
-        var options: KingfisherParsedOptionsInfo
-        var progress: DownloadProgressBlock?
-        var completion: @Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void
+    /// One caller waiting for the download. A class: the options are large, and callers are
+    /// copied in and out of locks.
+    final class Caller: Sendable {
+        let task: DownloadTask
+        let options: KingfisherParsedOptionsInfo
+        let progress: DownloadProgressBlock?
+        let completion: @Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void
+
+        init(task: DownloadTask, options: KingfisherParsedOptionsInfo, progress: DownloadProgressBlock?,
+             completion: @escaping @Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void) {
+            self.task = task
+            self.options = options
+            self.progress = progress
+            self.completion = completion
+        }
     }
 
     private struct State {
         var callers: [Caller] = []
         var priority: Float
-        var running: Task<Void, Never>?
+        var fetch: DownloadFetch?
         var finished = false
     }
 
@@ -63,37 +72,50 @@ final class DownloadOperation: Sendable {
 
     /// Removes one caller, failing it with `taskCancelled`; stops the request when none is left.
     func cancel(caller task: DownloadTask) {
-        let (removed, endsDownload, running) = state.withLock { state -> (Caller?, Bool, Task<Void, Never>?) in
+        let (removed, endsDownload, fetch) = state.withLock { state -> (Caller?, Bool, DownloadFetch?) in
             guard let index = state.callers.firstIndex(where: { $0.task === task }) else { return (nil, false, nil) }
             let removed = state.callers.remove(at: index)
             guard state.callers.isEmpty, !state.finished else { return (removed, false, nil) }
             state.finished = true
-            return (removed, true, state.running)
+            return (removed, true, state.fetch)
         }
         guard let removed else { return }
         let error = KingfisherError.requestError(reason: .taskCancelled(task: task, token: task.token))
         removed.options.callbackQueue.execute { removed.completion(.failure(error)) }
         if endsDownload {
-            running?.cancel()
+            fetch?.cancel()
             downloader.operationEnded(self)
         }
     }
 
-    /// Starts the download on a task; called by the scheduler when a slot is free.
+    /// Starts the download; called by the scheduler when a slot is free.
     func start() {
-        let started = state.withLock { state -> Bool in
-            guard !state.finished else { return false }
-            // The task is created under the lock so that a cancellation sees it.
-            state.running = Task { await self.run() }
-            return true
+        let fetch = state.withLock { state -> DownloadFetch? in
+            guard !state.finished else { return nil }
+            // Stored under the lock so that a cancellation sees it.
+            let fetch = DownloadFetch(operation: self, downloader: downloader, progress: { [weak self] received, expected in
+                self?.reportProgress(received: received, expected: expected)
+            }, report: { outcome in
+                if let outcome { self.finish(outcome) }
+            })
+            state.fetch = fetch
+            return fetch
         }
-        if !started { downloader.operationEnded(self) }
+        guard let fetch else { return downloader.operationEnded(self) }
+        fetch.start()
     }
 
-    private func callersSnapshot() -> [Caller] { state.withLock { $0.callers } }
+    private func reportProgress(received: Int64, expected: Int64) {
+        let observers = state.withLock { state -> [Caller] in
+            state.callers.contains { $0.progress != nil } ? state.callers : []
+        }
+        for caller in observers {
+            if let progress = caller.progress { caller.options.callbackQueue.execute { progress(received, expected) } }
+        }
+    }
 
     /// Ends the download: hands each remaining caller its result.
-    private func finish(_ outcome: Result<DownloadedBody, KingfisherError>) async {
+    private func finish(_ outcome: Result<DownloadFetch.Body, KingfisherError>) {
         let callers = state.withLock { state -> [Caller] in
             guard !state.finished else { return [] }
             state.finished = true
@@ -110,26 +132,21 @@ final class DownloadOperation: Sendable {
             delegate?.imageDownloader(downloader, didFinishDownloadingImageForURL: url, with: nil, error: error)
             for caller in callers { caller.options.callbackQueue.execute { caller.completion(.failure(error)) } }
         case .success(let body):
-            delegate?.imageDownloader(downloader, didFinishDownloadingImageForURL: url, with: body.response, error: nil)
+            let response = delegate.map { _ in body.response.httpURLResponse }
+            delegate?.imageDownloader(downloader, didFinishDownloadingImageForURL: url, with: response, error: nil)
             guard let data = delegate.map({ $0.imageDownloader(downloader, didDownload: body.data, with: callers.first?.task) })
                     ?? body.data else {
                 let error = KingfisherError.responseError(reason: .dataModifyingFailed(task: callers.first?.task))
                 for caller in callers { caller.options.callbackQueue.execute { caller.completion(.failure(error)) } }
                 return
             }
-            await deliver(data, body: body, to: callers)
+            deliver(data, body: body, response: response, to: callers)
         }
     }
 
-    /// Runs each distinct processor once over `data` (in parallel) and hands results out.
-    private func deliver(_ data: Data, body: DownloadedBody, to callers: [Caller]) async {
-        var groups: [String: [Caller]] = [:]
-        var order: [String] = []
-        for caller in callers {
-            let identifier = caller.options.processor.identifier
-            if groups[identifier] == nil { order.append(identifier) }
-            groups[identifier, default: []].append(caller)
-        }
+    /// Runs each distinct processor once over `data`, each on its first caller's processing
+    /// queue (default: the downloader's, concurrent), and hands results out.
+    private func deliver(_ data: Data, body: DownloadFetch.Body, response: HTTPURLResponse?, to callers: [Caller]) {
         let url = self.url
         let downloader = self.downloader
         @Sendable func process(_ members: [Caller]) {
@@ -137,7 +154,9 @@ final class DownloadOperation: Sendable {
             let result: Result<ImageLoadingResult, KingfisherError>
             do {
                 let image = try options.processor.processedImage(from: data, options: options)
-                downloader.delegate?.imageDownloader(downloader, didDownload: image, for: url, with: body.response)
+                if let delegate = downloader.delegate {
+                    delegate.imageDownloader(downloader, didDownload: image, for: url, with: response ?? body.response.httpURLResponse)
+                }
                 result = .success(ImageLoadingResult(image: image, url: url, originalData: data, metrics: body.metrics))
             } catch KingfisherError.imageCodingError(let reason) {
                 let contentType = body.response.value(forHTTPHeaderField: "Content-Type")
@@ -148,45 +167,27 @@ final class DownloadOperation: Sendable {
             }
             for caller in members { caller.options.callbackQueue.execute { caller.completion(result) } }
         }
-        // One processor (the usual case) runs right here; several run in parallel.
-        if order.count == 1 {
-            process(groups[order[0]]!)
-            return
+        for members in Self.groupedByProcessor(callers) {
+            let queue = members[0].options.processingQueue ?? .dispatch(downloader.processingQueue)
+            queue.execute { process(members) }
         }
-        await withTaskGroup(of: Void.self) { group in
-            for identifier in order {
-                let members = groups[identifier]!
-                group.addTask { process(members) }
+    }
+
+    /// The callers grouped by processor identifier, groups in order of first appearance.
+    private static func groupedByProcessor(_ callers: [Caller]) -> [[Caller]] {
+        if callers.count == 1 { return [callers] }
+        var groups: [[Caller]] = []
+        var index: [String: Int] = [:]
+        for caller in callers {
+            let identifier = caller.options.processor.identifier
+            if let at = index[identifier] {
+                groups[at].append(caller)
+            } else {
+                index[identifier] = groups.count
+                groups.append([caller])
             }
         }
-    }
-
-    /// The body and what came with it.
-    struct DownloadedBody: Sendable {
-        var data: Data
-        var response: HTTPURLResponse
-        var metrics: NetworkMetrics
-    }
-
-    private func run() async {
-        let outcome: Result<DownloadedBody, KingfisherError>
-        do {
-            outcome = .success(try await downloader.fetch(self, progress: { received, total in
-                for caller in self.callersSnapshot() {
-                    if let progress = caller.progress { caller.options.callbackQueue.execute { progress(received, total) } }
-                }
-            }))
-        } catch let error as KingfisherError {
-            outcome = .failure(error)
-        } catch {
-            outcome = .failure(.responseError(reason: .URLSessionError(error: error)))
-        }
-        await finish(outcome)
-    }
-
-    /// Cancels the running request because it went idle for too long (see ``IdleWatchdog``).
-    func cancelForTimeout() {
-        state.withLock { $0.running }?.cancel()
+        return groups
     }
 
     /// The first caller's options, which steer shared steps (the redirect handler).

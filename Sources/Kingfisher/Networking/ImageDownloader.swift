@@ -46,6 +46,9 @@ public final class ImageDownloader: Sendable {
     private let registry = Mutex(Registry())
     private let delegateBox = Mutex(WeakDelegate())
     let scheduler: DownloadScheduler
+    /// Where processors run unless a caller's `processingQueue` option names another: concurrent,
+    /// so that images arriving together decode on every core.
+    let processingQueue: DispatchQueue
 
     /// Creates a downloader. An empty name is a programmer error.
     ///
@@ -54,6 +57,7 @@ public final class ImageDownloader: Sendable {
         precondition(!name.isEmpty, "[Kingfisher] You should specify a name for the downloader. A downloader with empty name is not permitted.")
         self.name = name
         self.transport = transport
+        processingQueue = DispatchQueue(label: "com.onevcat.Kingfisher.ImageDownloader.Process.\(name)", attributes: .concurrent)
         let settings = self.settings
         scheduler = DownloadScheduler(limit: { settings.withLock { $0.maximumConcurrentDownloads } })
     }
@@ -168,7 +172,7 @@ public final class ImageDownloader: Sendable {
                          completion: @escaping @Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void) {
         func fail(_ error: KingfisherError) { options.callbackQueue.execute { completion(.failure(error)) } }
         guard let request else { return fail(.requestError(reason: .emptyRequest)) }
-        guard let url = request.url, Self.isFollowable(url) else {
+        guard let url = request.url, DownloadFetch.isFollowable(url) else {
             return fail(.requestError(reason: .invalidURL(request: request)))
         }
         let caller = DownloadOperation.Caller(task: task, options: options, progress: progress, completion: completion)

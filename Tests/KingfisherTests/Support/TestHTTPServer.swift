@@ -20,6 +20,8 @@ import Synchronization
 final class TestHTTPServer: Sendable {
     struct Stats: Sendable {
         var requests: [String: Int] = [:]
+        /// Every request's path (without the query), in arrival order.
+        var arrivals: [String] = []
         var headers: [String: [String: String]] = [:]
         var aborted: [String: Int] = [:]
         var completed: [String: Int] = [:]
@@ -93,6 +95,7 @@ final class TestHTTPServer: Sendable {
     }
 
     func requests(_ path: String) -> Int { stats.withLock { $0.requests[path] ?? 0 } }
+    var arrivals: [String] { stats.withLock { $0.arrivals } }
     func aborted(_ path: String) -> Int { stats.withLock { $0.aborted[path] ?? 0 } }
     func completed(_ path: String) -> Int { stats.withLock { $0.completed[path] ?? 0 } }
     func headers(_ path: String) -> [String: String] { stats.withLock { $0.headers[path] ?? [:] } }
@@ -143,6 +146,7 @@ final class TestHTTPServer: Sendable {
             let query = Dictionary(uniqueKeysWithValues: (components.queryItems ?? []).map { ($0.name, $0.value ?? "") })
             stats.withLock { stats in
                 stats.requests[path, default: 0] += 1
+                stats.arrivals.append(path)
                 stats.httpVersions[path] = head.version.major
                 stats.headers[path] = Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
             }

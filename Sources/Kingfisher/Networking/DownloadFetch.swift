@@ -1,0 +1,310 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The network part of one download: sends the request through the transport, follows redirects
+/// (through the redirect handler, up to the limit), validates the status and the delegate's
+/// disposition, enforces the size limit and the idle timeout, streams progress, measures, and
+/// reports exactly once.
+///
+/// It runs on the transport's callbacks: no task and no thread hop per download unless a
+/// delegate or redirect handler has to be awaited.
+final class DownloadFetch: Sendable {
+    /// What came back, for a successful fetch.
+    struct Body: Sendable {
+        var data: Data
+        var response: TransportResponse
+        var metrics: NetworkMetrics
+    }
+
+    private struct State {
+        var request: URLRequest
+        /// Numbers the exchanges, so that a late call from an abandoned one is ignored.
+        var generation = 0
+        var exchange: (any TransportExchange)?
+        var head: TransportResponse?
+        var isRedirect = false
+        var body = Data()
+        var expected: Int64 = -1
+        /// Why this fetch stopped the current exchange, when it did.
+        var stop: KingfisherError?
+        var redirects = 0
+        var firstByte: Duration?
+        var cancelled = false
+        var timedOut = false
+        var ended = false
+    }
+
+    /// The most of a redirect's body read (and dropped) before the connection is given up.
+    private static let redirectBodyAllowance = 64 * 1024
+
+    private let operation: DownloadOperation
+    private let downloader: ImageDownloader
+    private let limit: Int
+    private let started = ContinuousClock.now
+    private let state: Mutex<State>
+    private let watchdog: IdleWatchdog
+    private let progress: @Sendable (Int64, Int64) -> Void
+    private let report: @Sendable (Result<Body, KingfisherError>?) -> Void
+
+    /// - Parameters:
+    ///   - progress: Called with (received, expected) after each body chunk; expected is -1
+    ///     when unknown.
+    ///   - report: Called once with the outcome, or with `nil` when the fetch was cancelled.
+    init(operation: DownloadOperation, downloader: ImageDownloader,
+         progress: @escaping @Sendable (Int64, Int64) -> Void,
+         report: @escaping @Sendable (Result<Body, KingfisherError>?) -> Void) {
+        self.operation = operation
+        self.downloader = downloader
+        self.progress = progress
+        self.report = report
+        limit = downloader.maximumResponseDataSize
+        state = Mutex(State(request: operation.request))
+        let timeout = operation.request.timeoutInterval > 0 ? operation.request.timeoutInterval : downloader.downloadTimeout
+        let box = WeakFetch()
+        watchdog = IdleWatchdog(timeout: timeout) { box.fetch?.timeOut() }
+        box.fetch = self
+    }
+
+    /// Lets the watchdog reach the fetch without keeping it alive.
+    private final class WeakFetch: @unchecked Sendable {
+        // Written once, before the watchdog starts.
+        weak var fetch: DownloadFetch?
+    }
+
+    func start() {
+        watchdog.start()
+        send(state.withLock { $0.request })
+    }
+
+    /// Stops the fetch quietly: its caller has gone.
+    func cancel() {
+        let exchange = state.withLock { state -> (any TransportExchange)? in
+            state.cancelled = true
+            return state.exchange
+        }
+        exchange?.cancel()
+    }
+
+    private func timeOut() {
+        let exchange = state.withLock { state -> (any TransportExchange)? in
+            state.timedOut = true
+            return state.exchange
+        }
+        // Between exchanges (a redirect handler at work) the next send sees the flag.
+        exchange?.cancel()
+    }
+
+    // MARK: Exchanges
+
+    private func send(_ request: URLRequest) {
+        let generation = state.withLock { state -> Int? in
+            guard !state.ended, !state.cancelled, !state.timedOut else { return nil }
+            state.generation += 1
+            state.request = request
+            state.head = nil
+            state.isRedirect = false
+            state.body = Data()
+            state.expected = -1
+            state.stop = nil
+            return state.generation
+        }
+        guard let generation else { return endInterrupted() }
+        let trusted = request.url?.host.map { downloader.trustedHosts.contains($0) } ?? false
+        let exchange = downloader.transport.startExchange(request, acceptingUntrustedCertificates: trusted,
+                                                          receiver: Receiver(fetch: self, generation: generation))
+        let stopNow = state.withLock { state -> Bool in
+            guard state.generation == generation, !state.ended else { return false }
+            state.exchange = exchange
+            return state.cancelled || state.timedOut
+        }
+        if stopNow { exchange.cancel() }
+    }
+
+    /// Forwards one exchange's events, tagged with its generation.
+    private struct Receiver: TransportExchangeReceiver {
+        let fetch: DownloadFetch
+        let generation: Int
+
+        func didReceiveResponse(_ response: TransportResponse, proceed: @escaping @Sendable (Bool) -> Void) {
+            fetch.received(response, generation: generation, proceed: proceed)
+        }
+
+        func didReceiveData(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            fetch.received(bytes, generation: generation)
+        }
+
+        func didComplete(with error: (any Error)?) {
+            fetch.completed(generation: generation, error: error)
+        }
+    }
+
+    private func received(_ response: TransportResponse, generation: Int, proceed: @escaping @Sendable (Bool) -> Void) {
+        watchdog.touch()
+        let now = ContinuousClock.now
+        let isRedirect = Self.redirectTarget(of: response) != nil
+        let current = state.withLock { state -> Bool in
+            guard state.generation == generation, !state.ended else { return false }
+            state.head = response
+            state.isRedirect = isRedirect
+            if state.firstByte == nil { state.firstByte = now - started }
+            return true
+        }
+        guard current else { return proceed(false) }
+        // A redirect's (small) body is read and dropped, so its connection can be reused.
+        if isRedirect { return proceed(true) }
+        let expected = response.expectedContentLength
+        if let refusal = refusal(of: response, expected: expected) {
+            state.withLock { $0.stop = refusal }
+            return proceed(false)
+        }
+        state.withLock { state in
+            state.expected = expected
+            if expected > 0 { state.body.reserveCapacity(Int(expected)) }
+        }
+        guard let delegate = downloader.delegate else { return proceed(true) }
+        let downloader = self.downloader
+        Task {
+            let head = response.httpURLResponse
+            guard await delegate.imageDownloader(downloader, didReceive: head) == .allow else {
+                state.withLock { $0.stop = .responseError(reason: .cancelledByDelegate(response: head)) }
+                return proceed(false)
+            }
+            proceed(true)
+        }
+    }
+
+    /// Why the response head is not acceptable: an invalid status (delegate, default
+    /// 200..<400) or an announced length over the limit.
+    private func refusal(of response: TransportResponse, expected: Int64) -> KingfisherError? {
+        let code = response.statusCode
+        let valid = downloader.delegate?.isValidStatusCode(code, for: downloader) ?? (200..<400).contains(code)
+        guard valid else { return .responseError(reason: .invalidHTTPStatusCode(response: response.httpURLResponse)) }
+        if expected > Int64(limit) {
+            return .responseError(reason: .responseTooLarge(url: response.url, limit: limit, received: expected))
+        }
+        return nil
+    }
+
+    private func received(_ bytes: UnsafeRawBufferPointer, generation: Int) -> Bool {
+        watchdog.touch()
+        enum Step {
+            case ignore, keepGoing, stop
+            case progressed(received: Int64, expected: Int64)
+        }
+        let limit = self.limit
+        let step = state.withLock { state -> Step in
+            guard state.generation == generation, !state.ended else { return .ignore }
+            let total = state.body.count + bytes.count
+            if state.isRedirect {
+                return total > Self.redirectBodyAllowance ? .stop : .keepGoing
+            }
+            guard total <= limit else {
+                state.stop = .responseError(reason: .responseTooLarge(url: state.request.url ?? operation.url, limit: limit,
+                                                                      received: Int64(total)))
+                return .stop
+            }
+            state.body.append(contentsOf: bytes)
+            return .progressed(received: Int64(total), expected: state.expected)
+        }
+        switch step {
+        case .ignore, .stop: return false
+        case .keepGoing: return true
+        case .progressed(let received, let expected):
+            progress(received, expected)
+            return true
+        }
+    }
+
+    private func completed(generation: Int, error: (any Error)?) {
+        let snapshot = state.withLock { state -> State? in
+            guard state.generation == generation, !state.ended else { return nil }
+            state.exchange = nil
+            return state
+        }
+        guard let snapshot else { return }
+        if snapshot.timedOut || snapshot.cancelled { return endInterrupted() }
+        if let stop = snapshot.stop { return end(.failure(stop)) }
+        // A redirect is followed even when its dropped body was cut short.
+        if snapshot.isRedirect, let head = snapshot.head { return redirect(from: head, request: snapshot.request, count: snapshot.redirects) }
+        if let error { return end(.failure(.responseError(reason: .URLSessionError(error: error)))) }
+        guard let head = snapshot.head else {
+            return end(.failure(.responseError(reason: .noURLResponse(task: operation.representativeTask))))
+        }
+        let total = ContinuousClock.now - started
+        let metrics = NetworkMetrics(totalRequestDuration: total.seconds,
+                                     timeToFirstByte: (snapshot.firstByte ?? total).seconds,
+                                     responseBodyBytesReceived: Int64(snapshot.body.count), httpStatusCode: head.statusCode,
+                                     redirectCount: snapshot.redirects)
+        end(.success(Body(data: snapshot.body, response: head, metrics: metrics)))
+    }
+
+    // MARK: Redirects
+
+    private func redirect(from response: TransportResponse, request: URLRequest, count: Int) {
+        guard let target = Self.redirectTarget(of: response) else { return }
+        // A loop ends here too: it keeps redirecting until the limit.
+        guard count < downloader.redirectLimit else {
+            return end(.failure(.responseError(reason: .tooManyRedirects(url: operation.url, limit: downloader.redirectLimit))))
+        }
+        state.withLock { $0.redirects = count + 1 }
+        var next = request
+        next.url = target
+        if [301, 302, 303].contains(response.statusCode), request.httpMethod != "GET" {
+            next.httpMethod = "GET"
+            next.httpBody = nil
+        }
+        guard let handler = operation.callerOptions?.redirectHandler else { return send(next) }
+        let task = operation.representativeTask
+        Task {
+            let head = response.httpURLResponse
+            // A declined redirect leaves the 3xx as the answer, and it holds no image.
+            guard let handled = await handler.handleHTTPRedirection(for: task, response: head, newRequest: next) else {
+                return end(.failure(.responseError(reason: .invalidHTTPStatusCode(response: head))))
+            }
+            guard Self.isFollowable(handled.url) else {
+                return end(.failure(.requestError(reason: .invalidURL(request: handled))))
+            }
+            send(handled)
+        }
+    }
+
+    /// The URL a 3xx response redirects to, when it has a Location that resolves to an http(s)
+    /// URL with a host; redirects elsewhere (`unix:`, `file:`, …) are not followed.
+    static func redirectTarget(of response: TransportResponse) -> URL? {
+        guard (300..<400).contains(response.statusCode),
+              let location = response.value(forHTTPHeaderField: "Location"),
+              let target = URL(string: location, relativeTo: response.url)?.absoluteURL,
+              isFollowable(target) else { return nil }
+        return target
+    }
+
+    /// Whether the downloader fetches `url`: http or https with a host.
+    static func isFollowable(_ url: URL?) -> Bool {
+        guard let url, let scheme = url.scheme?.lowercased() else { return false }
+        return (scheme == "http" || scheme == "https") && url.host != nil
+    }
+
+    // MARK: Ending
+
+    /// Ends a fetch that was timed out (failing it) or cancelled (quietly: nobody waits).
+    private func endInterrupted() {
+        let timedOut = state.withLock { $0.timedOut }
+        end(timedOut ? .failure(.responseError(reason: .URLSessionError(error: URLError(.timedOut)))) : nil)
+    }
+
+    private func end(_ result: Result<Body, KingfisherError>?) {
+        let first = state.withLock { state -> Bool in
+            guard !state.ended else { return false }
+            state.ended = true
+            state.exchange = nil
+            state.body = Data()
+            return true
+        }
+        guard first else { return }
+        watchdog.stop()
+        report(result)
+    }
+}
