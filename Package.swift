@@ -53,7 +53,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "KingfisherBenchmark",
-            dependencies: ["Kingfisher"],
+            dependencies: [
+                "Kingfisher",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Benchmarks/KingfisherBenchmark"
         ),
         .executableTarget(

@@ -7,6 +7,7 @@ import Kingfisher
 //   kf-bench resize FILE WxH --iterations N      Lanczos resize of the decoded image, prints resize_ms_per_iter=<ms>
 //   kf-bench blur FILE RADIUS --iterations N     blur of the decoded image, prints blur_ms_per_iter=<ms>
 //   kf-bench download LIST [--decode]            downloads every URL in LIST, 8 at a time
+//   kf-bench ahc LIST                            the same with AsyncHTTPClient alone (no Kingfisher code)
 //   kf-bench cache FILE                          memory/disk cache latencies (FILE: a JPEG to thumbnail
 //                                                 to 400 px for the disk hit), prints key=value lines
 
@@ -18,6 +19,10 @@ func fail(_ message: String) -> Never {
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else { fail("usage: kf-bench decode|thumbnail FILE [SIZE] [--iterations N]") }
 let mode = arguments[1]
+if mode == "ahc" {
+    await RawClientBenchmark.run(list: arguments[2])
+    exit(0)
+}
 if mode == "download" {
     await DownloadBenchmark.run(list: arguments[2], decode: arguments.contains("--decode"))
     exit(0)

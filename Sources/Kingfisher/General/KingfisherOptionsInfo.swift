@@ -59,6 +59,8 @@ public enum KingfisherOptionsInfoItem: Sendable {
     case redirectHandler(any ImageDownloadRedirectHandler)
     /// The queue processors run on after a download. Default: the downloader's own concurrent
     /// queue (Kingfisher's is serial; concurrent uses every core when many images arrive).
+    /// `.untouch` runs the processor where the download completed (the transport's event loop
+    /// for ``AsyncHTTPClientTransport``), saving a thread hop: only for cheap processors.
     case processingQueue(CallbackQueue)
 }
 

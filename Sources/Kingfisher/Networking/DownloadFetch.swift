@@ -11,7 +11,7 @@ import FoundationNetworking
 ///
 /// It runs on the transport's callbacks: no task and no thread hop per download unless a
 /// delegate or redirect handler has to be awaited.
-final class DownloadFetch: Sendable {
+final class DownloadFetch: IdleTimed {
     /// What came back, for a successful fetch.
     struct Body: Sendable {
         var data: Data
@@ -32,6 +32,7 @@ final class DownloadFetch: Sendable {
         var stop: KingfisherError?
         var redirects = 0
         var firstByte: Duration?
+        var lastActivity = ContinuousClock.now
         var cancelled = false
         var timedOut = false
         var ended = false
@@ -45,38 +46,31 @@ final class DownloadFetch: Sendable {
     private let limit: Int
     private let started = ContinuousClock.now
     private let state: Mutex<State>
-    private let watchdog: IdleWatchdog
-    private let progress: @Sendable (Int64, Int64) -> Void
-    private let report: @Sendable (Result<Body, KingfisherError>?) -> Void
+    /// Seconds without progress (a response head or a body chunk) before the fetch fails.
+    private let idleTimeout: TimeInterval
 
-    /// - Parameters:
-    ///   - progress: Called with (received, expected) after each body chunk; expected is -1
-    ///     when unknown.
-    ///   - report: Called once with the outcome, or with `nil` when the fetch was cancelled.
-    init(operation: DownloadOperation, downloader: ImageDownloader,
-         progress: @escaping @Sendable (Int64, Int64) -> Void,
-         report: @escaping @Sendable (Result<Body, KingfisherError>?) -> Void) {
+    /// Reports progress and the outcome to `operation`.
+    init(operation: DownloadOperation, downloader: ImageDownloader) {
         self.operation = operation
         self.downloader = downloader
-        self.progress = progress
-        self.report = report
         limit = downloader.maximumResponseDataSize
         state = Mutex(State(request: operation.request))
-        let timeout = operation.request.timeoutInterval > 0 ? operation.request.timeoutInterval : downloader.downloadTimeout
-        let box = WeakFetch()
-        watchdog = IdleWatchdog(timeout: timeout) { box.fetch?.timeOut() }
-        box.fetch = self
-    }
-
-    /// Lets the watchdog reach the fetch without keeping it alive.
-    private final class WeakFetch: @unchecked Sendable {
-        // Written once, before the watchdog starts.
-        weak var fetch: DownloadFetch?
+        idleTimeout = operation.request.timeoutInterval > 0 ? operation.request.timeoutInterval : downloader.downloadTimeout
     }
 
     func start() {
-        watchdog.start()
-        send(state.withLock { $0.request })
+        IdleWatchdog.shared.watch(self)
+        send(state.withLock { state in
+            state.lastActivity = .now
+            return state.request
+        })
+    }
+
+    func checkIdle(now: ContinuousClock.Instant) {
+        let expired = state.withLock { state in
+            !state.ended && !state.timedOut && (now - state.lastActivity).seconds >= idleTimeout
+        }
+        if expired { timeOut() }
     }
 
     /// Stops the fetch quietly: its caller has gone.
@@ -142,11 +136,11 @@ final class DownloadFetch: Sendable {
     }
 
     private func received(_ response: TransportResponse, generation: Int, proceed: @escaping @Sendable (Bool) -> Void) {
-        watchdog.touch()
         let now = ContinuousClock.now
         let isRedirect = Self.redirectTarget(of: response) != nil
         let current = state.withLock { state -> Bool in
             guard state.generation == generation, !state.ended else { return false }
+            state.lastActivity = now
             state.head = response
             state.isRedirect = isRedirect
             if state.firstByte == nil { state.firstByte = now - started }
@@ -189,7 +183,7 @@ final class DownloadFetch: Sendable {
     }
 
     private func received(_ bytes: UnsafeRawBufferPointer, generation: Int) -> Bool {
-        watchdog.touch()
+        let now = ContinuousClock.now
         enum Step {
             case ignore, keepGoing, stop
             case progressed(received: Int64, expected: Int64)
@@ -197,6 +191,7 @@ final class DownloadFetch: Sendable {
         let limit = self.limit
         let step = state.withLock { state -> Step in
             guard state.generation == generation, !state.ended else { return .ignore }
+            state.lastActivity = now
             let total = state.body.count + bytes.count
             if state.isRedirect {
                 return total > Self.redirectBodyAllowance ? .stop : .keepGoing
@@ -213,7 +208,7 @@ final class DownloadFetch: Sendable {
         case .ignore, .stop: return false
         case .keepGoing: return true
         case .progressed(let received, let expected):
-            progress(received, expected)
+            operation.reportProgress(received: received, expected: expected)
             return true
         }
     }
@@ -304,7 +299,8 @@ final class DownloadFetch: Sendable {
             return true
         }
         guard first else { return }
-        watchdog.stop()
-        report(result)
+        IdleWatchdog.shared.unwatch(self)
+        // nil: cancelled, and nobody waits for the outcome.
+        if let result { operation.fetchEnded(result) }
     }
 }

@@ -77,6 +77,8 @@ final class DownloadOperation: Sendable {
             let removed = state.callers.remove(at: index)
             guard state.callers.isEmpty, !state.finished else { return (removed, false, nil) }
             state.finished = true
+            // The fetch and the operation hold each other until here.
+            defer { state.fetch = nil }
             return (removed, true, state.fetch)
         }
         guard let removed else { return }
@@ -93,11 +95,7 @@ final class DownloadOperation: Sendable {
         let fetch = state.withLock { state -> DownloadFetch? in
             guard !state.finished else { return nil }
             // Stored under the lock so that a cancellation sees it.
-            let fetch = DownloadFetch(operation: self, downloader: downloader, progress: { [weak self] received, expected in
-                self?.reportProgress(received: received, expected: expected)
-            }, report: { outcome in
-                if let outcome { self.finish(outcome) }
-            })
+            let fetch = DownloadFetch(operation: self, downloader: downloader)
             state.fetch = fetch
             return fetch
         }
@@ -105,7 +103,8 @@ final class DownloadOperation: Sendable {
         fetch.start()
     }
 
-    private func reportProgress(received: Int64, expected: Int64) {
+    /// Hands (received, expected) bytes to each caller's progress block.
+    func reportProgress(received: Int64, expected: Int64) {
         let observers = state.withLock { state -> [Caller] in
             state.callers.contains { $0.progress != nil } ? state.callers : []
         }
@@ -114,9 +113,10 @@ final class DownloadOperation: Sendable {
         }
     }
 
-    /// Ends the download: hands each remaining caller its result.
-    private func finish(_ outcome: Result<DownloadFetch.Body, KingfisherError>) {
+    /// Ends the download: hands each remaining caller its result. Called once by the fetch.
+    func fetchEnded(_ outcome: Result<DownloadFetch.Body, KingfisherError>) {
         let callers = state.withLock { state -> [Caller] in
+            state.fetch = nil
             guard !state.finished else { return [] }
             state.finished = true
             let callers = state.callers

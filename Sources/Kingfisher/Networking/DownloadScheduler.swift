@@ -4,18 +4,23 @@ import Synchronization
 /// Runs at most ``ImageDownloader/maximumConcurrentDownloads`` downloads at once; waiting ones
 /// start highest priority first, then in arrival order.
 ///
-/// Waiting downloads sit in a binary heap keyed by (priority, arrival). A raised priority pushes
-/// a second entry; the outdated one is skipped when it surfaces, so every step is O(log n).
+/// Waiting downloads sit in a binary heap of (priority, arrival) keys; the operations themselves
+/// wait in a dictionary by arrival. A raised priority pushes a second key; the outdated one is
+/// skipped when it surfaces, so every step is O(log n).
 final class DownloadScheduler: Sendable {
-    private struct Entry {
-        var operation: DownloadOperation
+    /// Orders keys highest priority first, then first come.
+    private struct Key: Comparable {
         var priority: Float
         var sequence: Int
+
+        static func < (a: Key, b: Key) -> Bool {
+            a.priority > b.priority || (a.priority == b.priority && a.sequence < b.sequence)
+        }
     }
 
     private struct State {
-        var heap = BinaryHeap<Entry> { a, b in a.priority > b.priority || (a.priority == b.priority && a.sequence < b.sequence) }
-        var waiting: [Int: Float] = [:]
+        var heap = BinaryHeap<Key>()
+        var waiting: [Int: (priority: Float, operation: DownloadOperation)] = [:]
         var running: [Int: DownloadOperation] = [:]
     }
 
@@ -29,8 +34,8 @@ final class DownloadScheduler: Sendable {
     func enqueue(_ operation: DownloadOperation) {
         let priority = operation.priority
         state.withLock { state in
-            state.waiting[operation.sequence] = priority
-            state.heap.push(Entry(operation: operation, priority: priority, sequence: operation.sequence))
+            state.waiting[operation.sequence] = (priority, operation)
+            state.heap.push(Key(priority: priority, sequence: operation.sequence))
         }
         startWaiting()
     }
@@ -38,9 +43,9 @@ final class DownloadScheduler: Sendable {
     /// A waiting download's priority rose.
     func reprioritize(_ operation: DownloadOperation, to priority: Float) {
         state.withLock { state in
-            guard let current = state.waiting[operation.sequence], priority > current else { return }
-            state.waiting[operation.sequence] = priority
-            state.heap.push(Entry(operation: operation, priority: priority, sequence: operation.sequence))
+            guard let current = state.waiting[operation.sequence]?.priority, priority > current else { return }
+            state.waiting[operation.sequence] = (priority, operation)
+            state.heap.push(Key(priority: priority, sequence: operation.sequence))
         }
     }
 
@@ -61,12 +66,12 @@ final class DownloadScheduler: Sendable {
         let limit = limit()
         let starting = state.withLock { state -> [DownloadOperation] in
             var starting: [DownloadOperation] = []
-            while state.running.count < limit, let entry = state.heap.pop() {
-                // Skip entries for downloads that ended or whose priority has since been raised.
-                guard let priority = state.waiting[entry.sequence], priority == entry.priority else { continue }
-                state.waiting[entry.sequence] = nil
-                state.running[entry.sequence] = entry.operation
-                starting.append(entry.operation)
+            while state.running.count < limit, let key = state.heap.pop() {
+                // Skip keys of downloads that ended or whose priority has since been raised.
+                guard let waiting = state.waiting[key.sequence], waiting.priority == key.priority else { continue }
+                state.waiting[key.sequence] = nil
+                state.running[key.sequence] = waiting.operation
+                starting.append(waiting.operation)
             }
             return starting
         }

@@ -1,11 +1,7 @@
-/// A binary max-heap by `ordered(a, b)` ("a goes before b"): O(log n) push and pop.
-struct BinaryHeap<Element> {
+/// A binary heap whose `pop` returns the least element by `<` (so `<` means "goes first"):
+/// O(log n) push and pop. Generic over `Comparable` so that comparisons inline.
+struct BinaryHeap<Element: Comparable> {
     private var elements: [Element] = []
-    private let ordered: (Element, Element) -> Bool
-
-    init(ordered: @escaping (Element, Element) -> Bool) {
-        self.ordered = ordered
-    }
 
     var isEmpty: Bool { elements.isEmpty }
     var count: Int { elements.count }
@@ -15,7 +11,7 @@ struct BinaryHeap<Element> {
         var child = elements.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
-            guard ordered(elements[child], elements[parent]) else { break }
+            guard elements[child] < elements[parent] else { break }
             elements.swapAt(child, parent)
             child = parent
         }
@@ -29,8 +25,8 @@ struct BinaryHeap<Element> {
         while true {
             let left = 2 * parent + 1, right = left + 1
             var first = parent
-            if left < elements.count && ordered(elements[left], elements[first]) { first = left }
-            if right < elements.count && ordered(elements[right], elements[first]) { first = right }
+            if left < elements.count && elements[left] < elements[first] { first = left }
+            if right < elements.count && elements[right] < elements[first] { first = right }
             if first == parent { break }
             elements.swapAt(parent, first)
             parent = first
