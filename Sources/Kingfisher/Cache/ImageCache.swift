@@ -145,7 +145,8 @@ public final class ImageCache: Sendable {
             let result = Result<Void, Error> {
                 try self.diskStorage.store(value: data, forKey: key.computedKey(with: identifier), expiration: expiration,
                                            forcedExtension: forcedExtension)
-            }.mapError { $0 as! KingfisherError }
+            }.mapError { $0 as? KingfisherError ?? .cacheError(reason: .cannotCreateCacheFile(
+                fileURL: self.diskStorage.cacheFileURL(forKey: key.computedKey(with: identifier)), key: key, data: data, error: $0)) }
             if let completionHandler {
                 callbackQueue.execute { completionHandler(CacheStoreResult(memoryCacheResult: .success(()), diskCacheResult: result)) }
             }
@@ -262,7 +263,10 @@ public final class ImageCache: Sendable {
                     return nil
                 }
                 return options.cacheSerializer.image(with: data, options: options)
-            }.mapError { $0 as! KingfisherError }
+            }.mapError { error in
+                error as? KingfisherError ?? .cacheError(reason: .cannotLoadDataFromDisk(
+                    url: self.diskStorage.cacheFileURL(forKey: key.computedKey(with: options.processor.identifier)), error: error))
+            }
             options.callbackQueue.execute { completionHandler(result) }
         }
         if options.loadDiskFileSynchronously { work() } else { readQueue.async(execute: work) }

@@ -74,6 +74,10 @@ public enum KingfisherError: Error, Sendable {
         case invalidURL(request: URLRequest)
         /// The download task was cancelled before it finished. Code 1003.
         case taskCancelled(task: DownloadTask, token: Int)
+        /// The calling Swift task was cancelled before the work started. Code 1005.
+        case asyncTaskContextCancelled
+        /// A data provider's work was cancelled. Code 1006.
+        case dataProviderCancelled(provider: any ImageDataProvider)
 
         /// The error code within the `com.onevcat.Kingfisher.Error` domain.
         public var errorCode: Int {
@@ -81,6 +85,8 @@ public enum KingfisherError: Error, Sendable {
             case .emptyRequest: return 1001
             case .invalidURL: return 1002
             case .taskCancelled: return 1003
+            case .asyncTaskContextCancelled: return 1005
+            case .dataProviderCancelled: return 1006
             }
         }
 
@@ -90,6 +96,8 @@ public enum KingfisherError: Error, Sendable {
             case .emptyRequest: return "The request modifier returned no request."
             case .invalidURL(let request): return "The request has no valid http(s) URL: \(request.url?.absoluteString ?? "nil")."
             case .taskCancelled(let task, _): return "The download of \(task.url?.absoluteString ?? "an image") was cancelled."
+            case .asyncTaskContextCancelled: return "The calling task was cancelled before the image was loaded."
+            case .dataProviderCancelled(let provider): return "Loading \(provider.cacheKey) from its data provider was cancelled."
             }
         }
     }
@@ -260,12 +268,26 @@ public enum KingfisherError: Error, Sendable {
     /// An error happened while decoding or encoding image data.
     case imageCodingError(reason: ImageCodingErrorReason)
 
+    /// An error happened while setting an image on a target or loading it from its source.
+    case imageSettingError(reason: ImageSettingErrorReason)
+
     /// The error domain of all Kingfisher errors: `"com.onevcat.Kingfisher.Error"`.
     public static let domain = "com.onevcat.Kingfisher.Error"
 
     /// Whether the error is a cancelled download task.
     public var isTaskCancelled: Bool {
-        if case .requestError(reason: .taskCancelled) = self { return true }
+        switch self {
+        case .requestError(reason: .taskCancelled), .requestError(reason: .asyncTaskContextCancelled),
+             .requestError(reason: .dataProviderCancelled):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether a newer request replaced the one this error ended (`notCurrentSourceTask`).
+    public var isNotCurrentTask: Bool {
+        if case .imageSettingError(reason: .notCurrentSourceTask) = self { return true }
         return false
     }
 
@@ -283,6 +305,7 @@ public enum KingfisherError: Error, Sendable {
         case .cacheError(let reason): return reason.errorCode
         case .processorError(let reason): return reason.errorCode
         case .imageCodingError(let reason): return reason.errorCode
+        case .imageSettingError(let reason): return reason.errorCode
         }
     }
 }
@@ -296,6 +319,7 @@ extension KingfisherError: LocalizedError, CustomStringConvertible {
         case .cacheError(let reason): return reason.errorDescription
         case .processorError(let reason): return reason.errorDescription
         case .imageCodingError(let reason): return reason.errorDescription
+        case .imageSettingError(let reason): return reason.errorDescription
         }
     }
 

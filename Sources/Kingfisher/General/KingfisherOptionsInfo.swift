@@ -62,6 +62,35 @@ public enum KingfisherOptionsInfoItem: Sendable {
     /// `.untouch` runs the processor where the download completed (the transport's event loop
     /// for ``AsyncHTTPClientTransport``), saving a thread hop: only for cheap processors.
     case processingQueue(CallbackQueue)
+    /// Skip the cache lookup and load from the source. Default off.
+    case forceRefresh
+    /// Complete only after the image is written to the caches (memory and disk). Default off:
+    /// complete as soon as caching starts.
+    case waitForCache
+    /// Never load: a cache miss fails with `cacheError(.imageNotExisting)`. Default off.
+    case onlyFromCache
+    /// Changes the image handed to the caller, never the cached one. Default `nil`.
+    case imageModifier(any ImageModifier)
+    /// Image targets keep their current image while loading instead of showing the
+    /// placeholder. Default off.
+    case keepCurrentImageWhileLoading
+    /// Also cache the original data (under the unprocessed key, in ``originalCache(_:)``) when
+    /// a processor is set, so another processor can start from it without the network.
+    /// Default off.
+    case cacheOriginalImage
+    /// The image a target shows when loading fails; `.some(nil)` clears it. Default unset
+    /// (keep what is shown).
+    case onFailureImage(KFCrossPlatformImage?)
+    /// ``ImagePrefetcher`` loads disk-cached images into memory instead of skipping them.
+    /// Default off.
+    case alsoPrefetchToMemory
+    /// Check the cache type off the calling thread. Accepted for compatibility: the check is
+    /// a memory lookup and a `stat`, already cheap. Default off.
+    case asyncCacheTypeCheck
+    /// Sources tried in order when the source (and its retries) fail. Default `nil`.
+    case alternativeSources([Source])
+    /// Decides whether a failed load is retried. Default `nil` (no retry).
+    case retryStrategy(any RetryStrategy)
 }
 
 /// The parsed form of ``KingfisherOptionsInfo``: one property per option, with defaults.
@@ -116,6 +145,28 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     public var redirectHandler: (any ImageDownloadRedirectHandler)?
     /// See ``KingfisherOptionsInfoItem/processingQueue(_:)``. Default `nil` (the downloader's queue).
     public var processingQueue: CallbackQueue?
+    /// See ``KingfisherOptionsInfoItem/forceRefresh``. Default `false`.
+    public var forceRefresh = false
+    /// See ``KingfisherOptionsInfoItem/waitForCache``. Default `false`.
+    public var waitForCache = false
+    /// See ``KingfisherOptionsInfoItem/onlyFromCache``. Default `false`.
+    public var onlyFromCache = false
+    /// See ``KingfisherOptionsInfoItem/imageModifier(_:)``. Default `nil`.
+    public var imageModifier: (any ImageModifier)?
+    /// See ``KingfisherOptionsInfoItem/keepCurrentImageWhileLoading``. Default `false`.
+    public var keepCurrentImageWhileLoading = false
+    /// See ``KingfisherOptionsInfoItem/cacheOriginalImage``. Default `false`.
+    public var cacheOriginalImage = false
+    /// See ``KingfisherOptionsInfoItem/onFailureImage(_:)``. Default `nil` (unset).
+    public var onFailureImage: Optional<KFCrossPlatformImage?> = .none
+    /// See ``KingfisherOptionsInfoItem/alsoPrefetchToMemory``. Default `false`.
+    public var alsoPrefetchToMemory = false
+    /// See ``KingfisherOptionsInfoItem/asyncCacheTypeCheck``. Default `false`.
+    public var asyncCacheTypeCheck = false
+    /// See ``KingfisherOptionsInfoItem/alternativeSources(_:)``. Default `nil`.
+    public var alternativeSources: [Source]?
+    /// See ``KingfisherOptionsInfoItem/retryStrategy(_:)``. Default `nil`.
+    public var retryStrategy: (any RetryStrategy)?
 
     /// Parses `info`; the last occurrence of an item wins. `nil` gives all defaults.
     public init(_ info: KingfisherOptionsInfo?) {
@@ -145,6 +196,17 @@ public struct KingfisherParsedOptionsInfo: Sendable {
             case .requestModifier(let value): requestModifier = value
             case .redirectHandler(let value): redirectHandler = value
             case .processingQueue(let value): processingQueue = value
+            case .forceRefresh: forceRefresh = true
+            case .waitForCache: waitForCache = true
+            case .onlyFromCache: onlyFromCache = true
+            case .imageModifier(let value): imageModifier = value
+            case .keepCurrentImageWhileLoading: keepCurrentImageWhileLoading = true
+            case .cacheOriginalImage: cacheOriginalImage = true
+            case .onFailureImage(let value): onFailureImage = .some(value)
+            case .alsoPrefetchToMemory: alsoPrefetchToMemory = true
+            case .asyncCacheTypeCheck: asyncCacheTypeCheck = true
+            case .alternativeSources(let value): alternativeSources = value
+            case .retryStrategy(let value): retryStrategy = value
             }
         }
     }

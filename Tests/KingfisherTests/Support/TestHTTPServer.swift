@@ -14,6 +14,7 @@ import Synchronization
 /// - `/slow/<fixture>?chunk=N&interval=ms`: the fixture in N-byte chunks, one per interval
 /// - `/status/<code>`: that status with a short text body
 /// - `/redirect/<n>/<fixture>`: n redirects, then the image; `/loop`: redirects to itself
+/// - `/flaky/<n>/<fixture>`: 503 for the first n requests of that path, then the image
 /// - `/html`: an HTML error page with status 200; `/big`: a 64 MB body; `/hang`: never answers
 /// Every request is counted per path; request headers are recorded; a response the client
 /// abandoned (connection closed before the end) is counted as aborted.
@@ -183,6 +184,15 @@ final class TestHTTPServer: Sendable {
                 guard parts.count == 3, let count = Int(parts[1]) else { return send(400, "bad redirect", context, path) }
                 let location = count <= 1 ? "/image/\(parts[2])" : "/redirect/\(count - 1)/\(parts[2])"
                 send(302, "", context, path, headers: ["Location": location])
+            case "flaky":
+                guard parts.count == 3, let failures = Int(parts[1]), let data = fixture(parts[2]) else {
+                    return send(400, "bad flaky", context, path)
+                }
+                if stats.withLock({ $0.requests[path] ?? 0 }) <= failures {
+                    send(503, "try again", context, path)
+                } else {
+                    send(200, data, context, path, contentType: "image/png")
+                }
             case "unixredirect":
                 send(302, "", context, path, headers: ["Location": "http+unix://%2Fvar%2Frun%2Fdocker.sock/info"])
             case "loop":

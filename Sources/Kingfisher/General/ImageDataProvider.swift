@@ -1,0 +1,95 @@
+import Foundation
+
+/// Produces image data without the network: Kingfisher decodes, processes and caches it like a
+/// download, under ``cacheKey``.
+public protocol ImageDataProvider: Sendable {
+    /// The key the image is cached under.
+    var cacheKey: String { get }
+    /// The data. Thrown errors reach callers as `imageSettingError(.dataProviderError)`.
+    func data() async throws -> Data
+    /// A URL describing the content, if any. Default `nil`.
+    var contentURL: URL? { get }
+}
+
+extension ImageDataProvider {
+    public var contentURL: URL? { nil }
+
+    /// The data through a callback, as Kingfisher's older API; `handler` runs on a task.
+    public func data(handler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
+        Task {
+            do { handler(.success(try await data())) } catch { handler(.failure(error)) }
+        }
+    }
+}
+
+/// Reads an image file.
+public struct LocalFileImageDataProvider: ImageDataProvider {
+    /// The file.
+    public let fileURL: URL
+    /// The key; default `fileURL.localFileCacheKey`.
+    public let cacheKey: String
+    /// Where the file is read. Default `.dispatch(.global(qos: .userInitiated))`.
+    public let loadingQueue: CallbackQueue
+
+    /// Creates a provider for `fileURL`.
+    public init(fileURL: URL, cacheKey: String? = nil,
+                loadingQueue: CallbackQueue = .dispatch(.global(qos: .userInitiated))) {
+        self.fileURL = fileURL
+        self.cacheKey = cacheKey ?? fileURL.localFileCacheKey
+        self.loadingQueue = loadingQueue
+    }
+
+    /// The file's bytes, read on ``loadingQueue`` (a cooperative thread never waits on disk).
+    public func data() async throws -> Data {
+        let url = fileURL
+        return try await withCheckedThrowingContinuation { continuation in
+            loadingQueue.execute {
+                continuation.resume(with: Result { try Data(contentsOf: url) })
+            }
+        }
+    }
+
+    /// The file URL.
+    public var contentURL: URL? { fileURL }
+}
+
+/// Decodes base64 text (optionally a whole `data:` URL) into image data.
+public struct Base64ImageDataProvider: ImageDataProvider {
+    /// The text.
+    public let base64String: String
+    /// The key.
+    public let cacheKey: String
+
+    /// Creates a provider. A `data:…;base64,` prefix is accepted and skipped.
+    public init(base64String: String, cacheKey: String) {
+        self.base64String = base64String
+        self.cacheKey = cacheKey
+    }
+
+    /// The decoded bytes; invalid base64 throws `imageCodingError(.unknownFormat)`.
+    public func data() async throws -> Data {
+        var text = Substring(base64String)
+        if text.hasPrefix("data:"), let comma = text.firstIndex(of: ",") { text = text[text.index(after: comma)...] }
+        guard let data = Data(base64Encoded: String(text), options: .ignoreUnknownCharacters), !data.isEmpty else {
+            throw KingfisherError.imageCodingError(reason: .unknownFormat(description: "the text is not valid base64"))
+        }
+        return data
+    }
+}
+
+/// Hands over bytes already in memory.
+public struct RawImageDataProvider: ImageDataProvider {
+    /// The bytes.
+    public let data: Data
+    /// The key.
+    public let cacheKey: String
+
+    /// Creates a provider.
+    public init(data: Data, cacheKey: String) {
+        self.data = data
+        self.cacheKey = cacheKey
+    }
+
+    /// ``data``.
+    public func data() async throws -> Data { data }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// Changes an image right before it is handed to the caller (never the cached copy), as
+/// Kingfisher's modifiers set rendering modes or alignment insets.
+public protocol ImageModifier: Sendable {
+    /// The image to hand over.
+    func modify(_ image: KFCrossPlatformImage) -> KFCrossPlatformImage
+}
+
+/// An ``ImageModifier`` from a closure.
+public struct AnyImageModifier: ImageModifier {
+    private let block: @Sendable (KFCrossPlatformImage) -> KFCrossPlatformImage
+
+    /// Creates a modifier that runs `modify`.
+    public init(modify: @escaping @Sendable (KFCrossPlatformImage) -> KFCrossPlatformImage) {
+        block = modify
+    }
+
+    public func modify(_ image: KFCrossPlatformImage) -> KFCrossPlatformImage {
+        block(image)
+    }
+}

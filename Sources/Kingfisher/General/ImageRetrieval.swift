@@ -1,0 +1,122 @@
+import Foundation
+import Synchronization
+
+/// One `retrieveImage` call in flight: the source being tried, the alternatives left, the
+/// retry context, and what to cancel. Completes exactly once.
+final class ImageRetrieval: Sendable {
+    private struct State {
+        var downloadTask: DownloadTask?
+        var providerTask: Task<Void, Never>?
+        var cancelled = false
+        var completed = false
+        var alternatives: [Source]
+        var failures: [PropagationError] = []
+        var retry: RetryContext?
+    }
+
+    let originalSource: Source
+    let options: KingfisherParsedOptionsInfo
+    private let state: Mutex<State>
+    private let completion: @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void
+    private let downloadTaskUpdated: (@Sendable (DownloadTask?) -> Void)?
+
+    init(source: Source, options: KingfisherParsedOptionsInfo,
+         downloadTaskUpdated: (@Sendable (DownloadTask?) -> Void)?,
+         completion: @escaping @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void) {
+        originalSource = source
+        self.options = options
+        self.downloadTaskUpdated = downloadTaskUpdated
+        self.completion = completion
+        state = Mutex(State(alternatives: options.alternativeSources ?? []))
+    }
+
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// The options for the steps in between: the caller's, with callbacks where they happen
+    /// (only the final result goes to the caller's callback queue).
+    var workingOptions: KingfisherParsedOptionsInfo {
+        var options = options
+        options.callbackQueue = .untouch
+        return options
+    }
+
+    /// The current download task, if a download runs.
+    var downloadTask: DownloadTask? { state.withLock { $0.downloadTask } }
+
+    /// Cancels whatever runs; the retrieval then fails with a cancellation.
+    func cancel() {
+        let (task, providerTask) = state.withLock { state -> (DownloadTask?, Task<Void, Never>?) in
+            state.cancelled = true
+            return (state.downloadTask, state.providerTask)
+        }
+        task?.cancel()
+        providerTask?.cancel()
+    }
+
+    /// Records a started download (reporting a new task once).
+    func started(_ task: DownloadTask?) {
+        let isNew = state.withLock { state -> Bool in
+            guard state.downloadTask !== task else { return false }
+            state.downloadTask = task
+            return true
+        }
+        if state.withLock({ $0.cancelled }) { task?.cancel() }
+        if isNew { downloadTaskUpdated?(task) }
+    }
+
+    /// Records a started provider load.
+    func started(_ providerTask: Task<Void, Never>) {
+        let cancelled = state.withLock { state -> Bool in
+            state.providerTask = providerTask
+            return state.cancelled
+        }
+        if cancelled { providerTask.cancel() }
+    }
+
+    /// The next step after `source` failed with `error`: a retry of the original source, the
+    /// next alternative, or the end. `load` starts a source.
+    func failed(_ source: Source, with error: KingfisherError, load: @escaping @Sendable (Source) -> Void) {
+        if error.isTaskCancelled || isCancelled { return finish(.failure(error)) }
+        guard let strategy = options.retryStrategy else { return failover(source, with: error, load: load) }
+        let context = state.withLock { state -> RetryContext in
+            state.retry.map { $0.next(error: error, userInfo: $0.userInfo) } ?? RetryContext(source: originalSource, error: error)
+        }
+        strategy.retry(context: context) { decision in
+            switch decision {
+            case .retry(let userInfo):
+                self.state.withLock {
+                    $0.retry = RetryContext(source: context.source, error: error, retriedCount: context.retriedCount, userInfo: userInfo)
+                }
+                if self.isCancelled { return self.finish(.failure(error)) }
+                load(self.originalSource)
+            case .stop:
+                self.failover(source, with: error, load: load)
+            }
+        }
+    }
+
+    private func failover(_ source: Source, with error: KingfisherError, load: @escaping @Sendable (Source) -> Void) {
+        let next = state.withLock { state -> Source? in
+            guard !state.alternatives.isEmpty else { return nil }
+            state.failures.append(PropagationError(source: source, error: error))
+            return state.alternatives.removeFirst()
+        }
+        if let next { return load(next) }
+        let failures = state.withLock { state -> [PropagationError] in
+            guard !state.failures.isEmpty else { return [] }
+            state.failures.append(PropagationError(source: source, error: error))
+            return state.failures
+        }
+        finish(.failure(failures.isEmpty ? error : .imageSettingError(reason: .alternativeSourcesExhausted(failures))))
+    }
+
+    /// Hands the outcome to the caller on the callback queue, once.
+    func finish(_ result: Result<RetrieveImageResult, KingfisherError>) {
+        let first = state.withLock { state -> Bool in
+            defer { state.completed = true }
+            return !state.completed
+        }
+        guard first else { return }
+        options.callbackQueue.execute { self.completion(result) }
+    }
+}

@@ -1,0 +1,273 @@
+import Foundation
+import Synchronization
+
+/// Finds an image in memory, on disk or at its source, processes it, caches it the way the
+/// options say, and hands it back: Kingfisher's `KingfisherManager`.
+///
+/// The order, as Kingfisher's: memory, then disk, under the processed key (skipped with
+/// `forceRefresh`; disk skipped with `fromMemoryCacheOrRefresh`); with a non-default processor
+/// or a separate `originalCache`, the original from `originalCache`, processed without touching
+/// the network; `onlyFromCache` stops there; then the network or the data provider. The result
+/// is stored processed in `targetCache` (memory only with `cacheMemoryOnly`), and the original
+/// too with `cacheOriginalImage`; the caller hears back as soon as caching starts, or after it
+/// ends with `waitForCache`. `imageModifier` changes what is returned, never what is cached.
+/// Failures go to the `retryStrategy`, then to the `alternativeSources` in order.
+public final class KingfisherManager: Sendable {
+    /// The manager of ``ImageDownloader/default`` and ``ImageCache/default``.
+    public static let shared = KingfisherManager(downloader: .default, cache: .default)
+
+    private struct Settings: Sendable {
+        var downloader: ImageDownloader
+        var cache: ImageCache
+        var defaultOptions: KingfisherOptionsInfo = []
+    }
+
+    private let settings: Mutex<Settings>
+    /// Where processors run for cached originals and data providers unless `processingQueue`
+    /// says otherwise: concurrent (Kingfisher's is serial).
+    private let processingQueue: DispatchQueue
+
+    /// Creates a manager.
+    public init(downloader: ImageDownloader, cache: ImageCache) {
+        settings = Mutex(Settings(downloader: downloader, cache: cache))
+        processingQueue = DispatchQueue(label: "com.onevcat.Kingfisher.KingfisherManager.processQueue", attributes: .concurrent)
+    }
+
+    /// The downloader used unless options name another.
+    public var downloader: ImageDownloader {
+        get { settings.withLock { $0.downloader } }
+        set { settings.withLock { $0.downloader = newValue } }
+    }
+
+    /// The cache used unless options name another.
+    public var cache: ImageCache {
+        get { settings.withLock { $0.cache } }
+        set { settings.withLock { $0.cache = newValue } }
+    }
+
+    /// Options applied before each call's own (which win). Default empty.
+    public var defaultOptions: KingfisherOptionsInfo {
+        get { settings.withLock { $0.defaultOptions } }
+        set { settings.withLock { $0.defaultOptions = newValue } }
+    }
+
+    /// The options a call runs with: this manager's downloader and cache, then
+    /// ``defaultOptions``, then `options`; the last occurrence wins.
+    public func parsedOptions(_ options: KingfisherOptionsInfo?) -> KingfisherParsedOptionsInfo {
+        let (downloader, cache, defaults) = settings.withLock { ($0.downloader, $0.cache, $0.defaultOptions) }
+        return KingfisherParsedOptionsInfo([.downloader(downloader), .targetCache(cache)] + defaults + (options ?? []))
+    }
+
+    // MARK: Retrieving
+
+    /// Retrieves the image of `resource` (a file URL is read from disk, anything else
+    /// downloaded). Returns the download task when a download starts, `nil` otherwise;
+    /// `completionHandler` runs on `options.callbackQueue` (default `.mainCurrentOrAsync`).
+    @discardableResult
+    public func retrieveImage(with resource: any Resource, options: KingfisherOptionsInfo? = nil,
+                              progressBlock: DownloadProgressBlock? = nil,
+                              downloadTaskUpdated: (@Sendable (DownloadTask?) -> Void)? = nil,
+                              completionHandler: (@Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void)?) -> DownloadTask? {
+        retrieveImage(with: resource.convertToSource(), options: options, progressBlock: progressBlock,
+                      downloadTaskUpdated: downloadTaskUpdated, completionHandler: completionHandler)
+    }
+
+    /// Retrieves the image of `source`; see the resource form.
+    @discardableResult
+    public func retrieveImage(with source: Source, options: KingfisherOptionsInfo? = nil,
+                              progressBlock: DownloadProgressBlock? = nil,
+                              downloadTaskUpdated: (@Sendable (DownloadTask?) -> Void)? = nil,
+                              completionHandler: (@Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void)?) -> DownloadTask? {
+        retrieve(source, options: parsedOptions(options), progressBlock: progressBlock, downloadTaskUpdated: downloadTaskUpdated,
+                 completionHandler: completionHandler ?? { _ in }).downloadTask
+    }
+
+    /// Retrieves the image of `resource`; cancelling the calling task cancels the work.
+    public func retrieveImage(with resource: any Resource, options: KingfisherOptionsInfo? = nil) async throws -> RetrieveImageResult {
+        try await retrieveImage(with: resource.convertToSource(), options: options)
+    }
+
+    /// Retrieves the image of `source`; cancelling the calling task cancels the work.
+    public func retrieveImage(with source: Source, options: KingfisherOptionsInfo? = nil,
+                              progressBlock: DownloadProgressBlock? = nil) async throws -> RetrieveImageResult {
+        var parsed = parsedOptions(options)
+        parsed.callbackQueue = .untouch
+        let running = Mutex<ImageRetrieval?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard !Task.isCancelled else {
+                    return continuation.resume(throwing: KingfisherError.requestError(reason: .asyncTaskContextCancelled))
+                }
+                let retrieval = retrieve(source, options: parsed, progressBlock: progressBlock, downloadTaskUpdated: nil) {
+                    continuation.resume(with: $0)
+                }
+                running.withLock { $0 = retrieval }
+                if Task.isCancelled { retrieval.cancel() }
+            }
+        } onCancel: {
+            running.withLock { $0 }?.cancel()
+        }
+    }
+
+    /// Starts a retrieval with parsed options.
+    func retrieve(_ source: Source, options: KingfisherParsedOptionsInfo, progressBlock: DownloadProgressBlock?,
+                  downloadTaskUpdated: (@Sendable (DownloadTask?) -> Void)?,
+                  completionHandler: @escaping @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void) -> ImageRetrieval {
+        let retrieval = ImageRetrieval(source: source, options: options, downloadTaskUpdated: downloadTaskUpdated,
+                                       completion: completionHandler)
+        @Sendable func attempt(_ source: Source) {
+            fromCacheOrSource(source, retrieval: retrieval, progressBlock: progressBlock) { result in
+                switch result {
+                case .success(let image): retrieval.finish(.success(image))
+                case .failure(let error): retrieval.failed(source, with: error, load: attempt)
+                }
+            }
+        }
+        attempt(source)
+        return retrieval
+    }
+
+    // MARK: The flow
+
+    private typealias Completion = @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void
+
+    private func fromCacheOrSource(_ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
+                                   completion: @escaping Completion) {
+        let options = retrieval.workingOptions
+        let targetCache = options.targetCache ?? cache
+        let key = source.cacheKey
+        guard !options.forceRefresh else { return load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion) }
+        let cached = targetCache.imageCachedType(forKey: key, processorIdentifier: options.processor.identifier,
+                                                 forcedExtension: options.forcedExtension)
+        if cached.cached, !options.fromMemoryCacheOrRefresh || cached == .memory {
+            targetCache.retrieveImage(forKey: key, options: options) { result in
+                switch result {
+                case .success(let found):
+                    guard let image = found.image else {
+                        // Gone since the check (expired or removed): look further.
+                        return self.fromOriginalOrSource(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
+                    }
+                    let serializer = options.cacheSerializer
+                    completion(.success(RetrieveImageResult(
+                        image: options.imageModifier?.modify(image) ?? image, cacheType: found.cacheType, source: source,
+                        originalSource: retrieval.originalSource, data: { serializer.data(with: image, original: nil) }, metrics: nil)))
+                case .failure(let error):
+                    completion(.failure(error))
+                }
+            }
+            return
+        }
+        fromOriginalOrSource(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
+    }
+
+    /// The original from `originalCache`, processed (when a processor or a separate original
+    /// cache makes that meaningful); else the source itself.
+    private func fromOriginalOrSource(_ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
+                                      completion: @escaping Completion) {
+        let options = retrieval.workingOptions
+        let targetCache = options.targetCache ?? cache
+        let originalCache = options.originalCache ?? targetCache
+        let key = source.cacheKey
+        let processor = options.processor
+        let lookForOriginal = originalCache !== targetCache || !processor.identifier.isEmpty
+        let originalType = lookForOriginal ? originalCache.imageCachedType(forKey: key, forcedExtension: options.forcedExtension) : .none
+        guard originalType.cached, !options.fromMemoryCacheOrRefresh || originalType == .memory else {
+            if options.onlyFromCache { return completion(.failure(.cacheError(reason: .imageNotExisting(key: key)))) }
+            return load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
+        }
+        var originalOptions = options
+        originalOptions.processor = DefaultImageProcessor.default
+        originalCache.retrieveImage(forKey: key, options: originalOptions) { [options] result in
+            guard case .success(let found) = result, let original = found.image else {
+                if options.onlyFromCache { return completion(.failure(.cacheError(reason: .imageNotExisting(key: key)))) }
+                return self.load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
+            }
+            (options.processingQueue ?? .dispatch(self.processingQueue)).execute {
+                guard let image = processor.process(item: .image(original), options: options) else {
+                    return completion(.failure(.processorError(reason: .processingFailed(processor: processor, item: .image(original)))))
+                }
+                self.cache(image, data: nil, source: source, cacheType: .none, metrics: nil, retrieval: retrieval,
+                           storesOriginal: false, completion: completion)
+            }
+        }
+    }
+
+    /// Downloads or asks the provider, then caches.
+    private func load(_ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
+                      completion: @escaping Completion) {
+        let options = retrieval.workingOptions
+        if retrieval.isCancelled {
+            return completion(.failure(.requestError(reason: .asyncTaskContextCancelled)))
+        }
+        switch source {
+        case .network(let resource):
+            let downloader = options.downloader ?? self.downloader
+            let callerQueue = retrieval.options.callbackQueue
+            var progress: DownloadProgressBlock?
+            if let progressBlock {
+                progress = { received, total in callerQueue.execute { progressBlock(received, total) } }
+            }
+            let task = downloader.downloadImage(with: resource.downloadURL, options: options, progressBlock: progress) { result in
+                switch result {
+                case .success(let loaded):
+                    self.cache(loaded.image, data: loaded.originalData, source: source, cacheType: .none, metrics: loaded.metrics,
+                               retrieval: retrieval, storesOriginal: true, completion: completion)
+                case .failure(let error):
+                    completion(.failure(error))
+                }
+            }
+            retrieval.started(task)
+        case .provider(let provider):
+            let queue = options.processingQueue ?? .dispatch(processingQueue)
+            retrieval.started(Task {
+                let data: Data
+                do {
+                    data = try await provider.data()
+                } catch {
+                    if Task.isCancelled { return completion(.failure(.requestError(reason: .dataProviderCancelled(provider: provider)))) }
+                    return completion(.failure(.imageSettingError(reason: .dataProviderError(provider: provider, error: error))))
+                }
+                if Task.isCancelled { return completion(.failure(.requestError(reason: .dataProviderCancelled(provider: provider)))) }
+                queue.execute {
+                    do {
+                        let image = try options.processor.processedImage(from: data, options: options)
+                        self.cache(image, data: data, source: source, cacheType: .none, metrics: nil, retrieval: retrieval,
+                                   storesOriginal: true, completion: completion)
+                    } catch {
+                        completion(.failure(error as? KingfisherError
+                            ?? .processorError(reason: .processingFailed(processor: options.processor, item: .data(data)))))
+                    }
+                }
+            })
+        }
+    }
+
+    /// Stores a loaded or processed image (and the original data with `cacheOriginalImage`),
+    /// completing when caching starts, or when it ends with `waitForCache`.
+    private func cache(_ image: KFCrossPlatformImage, data: Data?, source: Source, cacheType: CacheType, metrics: NetworkMetrics?,
+                       retrieval: ImageRetrieval, storesOriginal: Bool, completion: @escaping Completion) {
+        let options = retrieval.workingOptions
+        let targetCache = options.targetCache ?? cache
+        let originalCache = options.originalCache ?? targetCache
+        let key = source.cacheKey
+        let serializer = options.cacheSerializer
+        let result = RetrieveImageResult(
+            image: options.imageModifier?.modify(image) ?? image, cacheType: cacheType, source: source,
+            originalSource: retrieval.originalSource, data: { data ?? serializer.data(with: image, original: nil) }, metrics: metrics)
+        let stores = DispatchGroup()
+        stores.enter()
+        targetCache.store(image, original: data, forKey: key, options: options, toDisk: !options.cacheMemoryOnly) { _ in stores.leave() }
+        if storesOriginal, options.cacheOriginalImage, !options.processor.identifier.isEmpty, let data {
+            stores.enter()
+            originalCache.storeToDisk(data, forKey: key, processorIdentifier: "", forcedExtension: options.forcedExtension,
+                                      expiration: options.diskCacheExpiration) { _ in
+                stores.leave()
+            }
+        }
+        if options.waitForCache {
+            stores.notify(queue: .global(qos: .userInitiated)) { completion(.success(result)) }
+        } else {
+            completion(.success(result))
+        }
+    }
+}

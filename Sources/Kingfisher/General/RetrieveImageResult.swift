@@ -1,0 +1,18 @@
+import Foundation
+
+/// What ``KingfisherManager`` hands back.
+public struct RetrieveImageResult: Sendable {
+    /// The image, processed and (when the options say) modified.
+    public let image: KFCrossPlatformImage
+    /// Where it came from: `.memory`, `.disk`, or `.none` (loaded from the source).
+    public let cacheType: CacheType
+    /// The source that produced it (an alternative source when the original failed).
+    public let source: Source
+    /// The source originally asked for.
+    public let originalSource: Source
+    /// The image's data: the downloaded bytes, or the cache serializer's rendering of a cached
+    /// image (computed when called).
+    public let data: @Sendable () -> Data?
+    /// How the download went; `nil` unless the image was downloaded.
+    public let metrics: NetworkMetrics?
+}

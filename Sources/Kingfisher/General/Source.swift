@@ -1,0 +1,47 @@
+import Foundation
+
+/// Where an image comes from: the network or a data provider.
+public enum Source: Sendable, Hashable {
+    /// Downloaded by an ``ImageDownloader``.
+    case network(any Resource)
+    /// Produced by an ``ImageDataProvider`` (a file, base64 text, bytes in memory, …).
+    case provider(any ImageDataProvider)
+
+    /// The key the image is cached under.
+    public var cacheKey: String {
+        switch self {
+        case .network(let resource): return resource.cacheKey
+        case .provider(let provider): return provider.cacheKey
+        }
+    }
+
+    /// The download URL, or the provider's content URL.
+    public var url: URL? {
+        switch self {
+        case .network(let resource): return resource.downloadURL
+        case .provider(let provider): return provider.contentURL
+        }
+    }
+
+    /// The resource of a network source.
+    public var asResource: (any Resource)? {
+        if case .network(let resource) = self { return resource }
+        return nil
+    }
+
+    /// The provider of a provider source.
+    public var asProvider: (any ImageDataProvider)? {
+        if case .provider(let provider) = self { return provider }
+        return nil
+    }
+
+    /// Equal when the cache keys and URLs are (as Kingfisher compares sources).
+    public static func == (lhs: Source, rhs: Source) -> Bool {
+        lhs.cacheKey == rhs.cacheKey && lhs.url == rhs.url
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(cacheKey)
+        hasher.combine(url)
+    }
+}
