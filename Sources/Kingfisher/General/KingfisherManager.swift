@@ -90,7 +90,14 @@ public final class KingfisherManager: Sendable {
     /// Retrieves the image of `source`; cancelling the calling task cancels the work.
     public func retrieveImage(with source: Source, options: KingfisherOptionsInfo? = nil,
                               progressBlock: DownloadProgressBlock? = nil) async throws -> RetrieveImageResult {
-        var parsed = parsedOptions(options)
+        try await retrieveImage(with: source, parsedOptions: parsedOptions(options), progressBlock: progressBlock)
+    }
+
+    /// The async form with options already parsed (a missing downloader or cache means this
+    /// manager's).
+    func retrieveImage(with source: Source, parsedOptions: KingfisherParsedOptionsInfo,
+                       progressBlock: DownloadProgressBlock?) async throws -> RetrieveImageResult {
+        var parsed = parsedOptions
         parsed.callbackQueue = .untouch
         let running = Mutex<ImageRetrieval?>(nil)
         return try await withTaskCancellationHandler {

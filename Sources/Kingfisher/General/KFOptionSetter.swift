@@ -1,0 +1,177 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Chainable option setters, as Kingfisher's `KFOptionSetter`. Each returns a copy with the
+/// option changed, so `KF.url(u).forceRefresh().cacheMemoryOnly()` reads as in Kingfisher.
+public protocol KFOptionSetter {
+    /// The options built so far.
+    var options: KingfisherParsedOptionsInfo { get set }
+}
+
+extension KFOptionSetter {
+    /// A copy with `change` applied to its options.
+    func changing(_ change: (inout KingfisherParsedOptionsInfo) -> Void) -> Self {
+        var copy = self
+        change(&copy.options)
+        return copy
+    }
+
+    // MARK: Cache and downloader
+
+    /// See ``KingfisherOptionsInfoItem/targetCache(_:)``.
+    public func targetCache(_ cache: ImageCache) -> Self { changing { $0.targetCache = cache } }
+    /// See ``KingfisherOptionsInfoItem/originalCache(_:)``.
+    public func originalCache(_ cache: ImageCache) -> Self { changing { $0.originalCache = cache } }
+    /// See ``KingfisherOptionsInfoItem/downloader(_:)``.
+    public func downloader(_ downloader: ImageDownloader) -> Self { changing { $0.downloader = downloader } }
+    /// See ``KingfisherOptionsInfoItem/downloadPriority(_:)``.
+    public func downloadPriority(_ priority: Float) -> Self { changing { $0.downloadPriority = priority } }
+    /// See ``KingfisherOptionsInfoItem/forceRefresh``.
+    public func forceRefresh(_ enabled: Bool = true) -> Self { changing { $0.forceRefresh = enabled } }
+    /// See ``KingfisherOptionsInfoItem/fromMemoryCacheOrRefresh``.
+    public func fromMemoryCacheOrRefresh(_ enabled: Bool = true) -> Self { changing { $0.fromMemoryCacheOrRefresh = enabled } }
+    /// See ``KingfisherOptionsInfoItem/cacheMemoryOnly``.
+    public func cacheMemoryOnly(_ enabled: Bool = true) -> Self { changing { $0.cacheMemoryOnly = enabled } }
+    /// See ``KingfisherOptionsInfoItem/waitForCache``.
+    public func waitForCache(_ enabled: Bool = true) -> Self { changing { $0.waitForCache = enabled } }
+    /// See ``KingfisherOptionsInfoItem/onlyFromCache``.
+    public func onlyFromCache(_ enabled: Bool = true) -> Self { changing { $0.onlyFromCache = enabled } }
+    /// See ``KingfisherOptionsInfoItem/backgroundDecode``.
+    public func backgroundDecode(_ enabled: Bool = true) -> Self { changing { $0.backgroundDecode = enabled } }
+    /// See ``KingfisherOptionsInfoItem/callbackQueue(_:)``.
+    public func callbackQueue(_ queue: CallbackQueue) -> Self { changing { $0.callbackQueue = queue } }
+    /// See ``KingfisherOptionsInfoItem/scaleFactor(_:)``.
+    public func scaleFactor(_ factor: CGFloat) -> Self { changing { $0.scaleFactor = factor } }
+    /// See ``KingfisherOptionsInfoItem/cacheOriginalImage``.
+    public func cacheOriginalImage(_ enabled: Bool = true) -> Self { changing { $0.cacheOriginalImage = enabled } }
+    /// See ``KingfisherOptionsInfoItem/diskStoreWriteOptions(_:)``.
+    public func diskStoreWriteOptions(_ options: Data.WritingOptions) -> Self { changing { $0.diskStoreWriteOptions = options } }
+    /// See ``KingfisherOptionsInfoItem/loadDiskFileSynchronously``.
+    public func loadDiskFileSynchronously(_ enabled: Bool = true) -> Self { changing { $0.loadDiskFileSynchronously = enabled } }
+    /// See ``KingfisherOptionsInfoItem/processingQueue(_:)``.
+    public func processingQueue(_ queue: CallbackQueue?) -> Self { changing { $0.processingQueue = queue } }
+    /// See ``KingfisherOptionsInfoItem/alternativeSources(_:)``.
+    public func alternativeSources(_ sources: [Source]?) -> Self { changing { $0.alternativeSources = sources } }
+    /// See ``KingfisherOptionsInfoItem/retryStrategy(_:)``.
+    public func retry(_ strategy: (any RetryStrategy)?) -> Self { changing { $0.retryStrategy = strategy } }
+    /// A ``DelayRetryStrategy``; `interval` default `.seconds(3)`.
+    public func retry(maxCount: Int, interval: DelayRetryStrategy.Interval = .seconds(3)) -> Self {
+        retry(DelayRetryStrategy(maxRetryCount: maxCount, retryInterval: interval))
+    }
+    /// Kingfisher's low-data-mode source. Linux has no constrained-network signal, so the
+    /// source is never used; accepted so code carries over unchanged.
+    public func lowDataModeSource(_ source: Source?) -> Self { self }
+    /// Kingfisher animates cached images too with this; there are no transitions here, so it is
+    /// accepted and has no effect.
+    public func forceTransition(_ enabled: Bool = true) -> Self { self }
+    /// See ``KingfisherOptionsInfoItem/onFailureImage(_:)``.
+    public func onFailureImage(_ image: KFCrossPlatformImage?) -> Self { changing { $0.onFailureImage = .some(image) } }
+    /// See ``KingfisherOptionsInfoItem/keepCurrentImageWhileLoading``.
+    public func keepCurrentImageWhileLoading(_ enabled: Bool = true) -> Self { changing { $0.keepCurrentImageWhileLoading = enabled } }
+    /// See ``KingfisherOptionsInfoItem/onlyLoadFirstFrame``.
+    public func onlyLoadFirstFrame(_ enabled: Bool = true) -> Self { changing { $0.onlyLoadFirstFrame = enabled } }
+
+    // MARK: Request
+
+    /// See ``KingfisherOptionsInfoItem/requestModifier(_:)``.
+    public func requestModifier(_ modifier: any AsyncImageDownloadRequestModifier) -> Self {
+        changing { $0.requestModifier = modifier }
+    }
+    /// A request modifier from a block that edits the request.
+    public func requestModifier(_ modify: @escaping @Sendable (inout URLRequest) -> Void) -> Self {
+        requestModifier(AnyModifier { request in
+            var request = request
+            modify(&request)
+            return request
+        })
+    }
+    /// See ``KingfisherOptionsInfoItem/redirectHandler(_:)``.
+    public func redirectHandler(_ handler: any ImageDownloadRedirectHandler) -> Self { changing { $0.redirectHandler = handler } }
+
+    // MARK: Processors
+
+    /// Replaces the processor.
+    public func setProcessor(_ processor: any ImageProcessor) -> Self { changing { $0.processor = processor } }
+    /// Replaces the processor with `processors` chained in order; an empty list means
+    /// ``DefaultImageProcessor``.
+    public func setProcessors(_ processors: [any ImageProcessor]) -> Self {
+        guard let first = processors.first else { return setProcessor(DefaultImageProcessor.default) }
+        return setProcessor(processors.dropFirst().reduce(first) { $0.append(another: $1) })
+    }
+    /// Appends `processor` after the current one (replacing the default processor).
+    public func appendProcessor(_ processor: any ImageProcessor) -> Self {
+        changing { options in
+            options.processor = options.processor.identifier.isEmpty ? processor : options.processor.append(another: processor)
+        }
+    }
+    /// Appends a ``RoundCornerImageProcessor``.
+    public func roundCorner(radius: Radius, targetSize: CGSize? = nil, roundingCorners corners: RectCorner = .all,
+                            backgroundColor: KFCrossPlatformColor? = nil) -> Self {
+        appendProcessor(RoundCornerImageProcessor(radius: radius, targetSize: targetSize, roundingCorners: corners,
+                                                  backgroundColor: backgroundColor))
+    }
+    /// Appends a ``BlurImageProcessor``.
+    public func blur(radius: CGFloat) -> Self { appendProcessor(BlurImageProcessor(blurRadius: radius)) }
+    /// Appends an ``OverlayImageProcessor``; `fraction` default 0.5.
+    public func overlay(color: KFCrossPlatformColor, fraction: CGFloat = 0.5) -> Self {
+        appendProcessor(OverlayImageProcessor(overlay: color, fraction: fraction))
+    }
+    /// Appends a ``TintImageProcessor``.
+    public func tint(color: KFCrossPlatformColor) -> Self { appendProcessor(TintImageProcessor(tint: color)) }
+    /// Appends a ``BlackWhiteProcessor``.
+    public func blackWhite() -> Self { appendProcessor(BlackWhiteProcessor()) }
+    /// Appends a ``CroppingImageProcessor``; `anchor` default the centre.
+    public func cropping(size: CGSize, anchor: CGPoint = CGPoint(x: 0.5, y: 0.5)) -> Self {
+        appendProcessor(CroppingImageProcessor(size: size, anchor: anchor))
+    }
+    /// Appends a ``DownsamplingImageProcessor`` (replacing the default processor).
+    public func downsampling(size: CGSize) -> Self { appendProcessor(DownsamplingImageProcessor(size: size)) }
+    /// Appends a ``ResizingImageProcessor``; `mode` default `.none`.
+    public func resizing(referenceSize: CGSize, mode: ContentMode = .none) -> Self {
+        appendProcessor(ResizingImageProcessor(referenceSize: referenceSize, mode: mode))
+    }
+
+    // MARK: Serialization and modification
+
+    /// See ``KingfisherOptionsInfoItem/cacheSerializer(_:)``.
+    public func serialize(by serializer: any CacheSerializer) -> Self { changing { $0.cacheSerializer = serializer } }
+    /// A ``FormatIndicatedCacheSerializer`` for `format` (PNG, JPEG with
+    /// `jpegCompressionQuality`, GIF, WebP; anything else PNG).
+    public func serialize(as format: ImageFormat, jpegCompressionQuality: CGFloat? = nil) -> Self {
+        let serializer: FormatIndicatedCacheSerializer
+        switch format {
+        case .JPEG: serializer = .jpeg(compressionQuality: jpegCompressionQuality ?? 1.0)
+        case .GIF: serializer = .gif
+        case .WebP: serializer = .webp
+        default: serializer = .png
+        }
+        return serialize(by: serializer)
+    }
+    /// See ``KingfisherOptionsInfoItem/imageModifier(_:)``.
+    public func imageModifier(_ modifier: (any ImageModifier)?) -> Self { changing { $0.imageModifier = modifier } }
+    /// An image modifier from a block that edits the image.
+    public func imageModifier(_ modify: @escaping @Sendable (inout KFCrossPlatformImage) -> Void) -> Self {
+        imageModifier(AnyImageModifier { image in
+            var image = image
+            modify(&image)
+            return image
+        })
+    }
+
+    // MARK: Expiration
+
+    /// See ``KingfisherOptionsInfoItem/memoryCacheExpiration(_:)``.
+    public func memoryCacheExpiration(_ expiration: StorageExpiration?) -> Self { changing { $0.memoryCacheExpiration = expiration } }
+    /// See ``KingfisherOptionsInfoItem/memoryCacheAccessExtendingExpiration(_:)``.
+    public func memoryCacheAccessExtending(_ extending: ExpirationExtending) -> Self {
+        changing { $0.memoryCacheAccessExtendingExpiration = extending }
+    }
+    /// See ``KingfisherOptionsInfoItem/diskCacheExpiration(_:)``.
+    public func diskCacheExpiration(_ expiration: StorageExpiration?) -> Self { changing { $0.diskCacheExpiration = expiration } }
+    /// See ``KingfisherOptionsInfoItem/diskCacheAccessExtendingExpiration(_:)``.
+    public func diskCacheAccessExtending(_ extending: ExpirationExtending) -> Self {
+        changing { $0.diskCacheAccessExtendingExpiration = extending }
+    }
+}

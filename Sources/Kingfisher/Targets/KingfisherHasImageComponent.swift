@@ -1,0 +1,141 @@
+import Foundation
+
+/// Anything that shows an image, as Kingfisher's `KingfisherHasImageComponent`: a view of any
+/// Linux UI toolkit (or a plain model object) conforms by exposing its image on the main actor,
+/// and gets `.kf.setImage(with:…)`. A class that declares the conformance is main-actor
+/// isolated (and so `Sendable`) by inference.
+@MainActor
+public protocol KingfisherHasImageComponent: KingfisherCompatible, Sendable {
+    /// The image shown.
+    var image: KFCrossPlatformImage? { get set }
+}
+
+/// What a target's completion handler receives.
+public typealias ImageSettingCompletion = @MainActor @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void
+
+@MainActor
+extension KingfisherWrapper where Base: KingfisherHasImageComponent {
+    /// Loads the image of `source` into the target, as Kingfisher's `setImage`.
+    ///
+    /// The placeholder shows while loading (unless `keepCurrentImageWhileLoading` and an image
+    /// is shown); a `nil` source shows the placeholder and fails with `emptySource`. A later
+    /// call always wins: an earlier request's outcome is not set and its handler gets
+    /// `notCurrentSourceTask`. On failure `onFailureImage`, when set, replaces the image.
+    /// `progressBlock` and `completionHandler` run on the main actor.
+    ///
+    /// - Returns: The download task when a download started, else `nil`.
+    @discardableResult
+    public func setImage(with source: Source?, placeholder: KFCrossPlatformImage? = nil, options: KingfisherOptionsInfo? = nil,
+                         progressBlock: DownloadProgressBlock? = nil,
+                         completionHandler: ImageSettingCompletion? = nil) -> DownloadTask? {
+        setImage(with: source, placeholder: placeholder, parsedOptions: KingfisherManager.shared.parsedOptions(options),
+                 progressBlock: progressBlock, completionHandler: completionHandler)
+    }
+
+    /// The source form with options already parsed (the builder's).
+    @discardableResult
+    func setImage(with source: Source?, placeholder: KFCrossPlatformImage?, parsedOptions parsed: KingfisherParsedOptionsInfo,
+                  progressBlock: DownloadProgressBlock?, completionHandler: ImageSettingCompletion?) -> DownloadTask? {
+        let target = base
+        let state = ImageTargetState.shared
+        guard let source else {
+            target.image = placeholder
+            state.clear(for: target)
+            completionHandler?(.failure(.imageSettingError(reason: .emptySource)))
+            return nil
+        }
+        if !parsed.keepCurrentImageWhileLoading || target.image == nil {
+            target.image = placeholder
+        }
+        let identifier = state.begin(for: target)
+        var working = parsed
+        working.callbackQueue = .untouch
+        let progress: DownloadProgressBlock? = progressBlock.map { block in
+            { @Sendable received, total in
+                Task { @MainActor in
+                    guard state.identifier(for: target) == identifier else { return }
+                    block(received, total)
+                }
+            }
+        }
+        let retrieval = KingfisherManager.shared.retrieve(source, options: working, progressBlock: progress,
+                                                          downloadTaskUpdated: nil) { result in
+            Task { @MainActor in
+                guard state.identifier(for: target) == identifier else {
+                    let stale = KingfisherError.imageSettingError(reason: .notCurrentSourceTask(
+                        result: try? result.get(), error: result.failureError, source: source))
+                    completionHandler?(.failure(stale))
+                    return
+                }
+                state.finish(for: target, identifier: identifier)
+                switch result {
+                case .success(let value):
+                    target.image = value.image
+                case .failure:
+                    if case .some(let failureImage) = parsed.onFailureImage { target.image = failureImage }
+                }
+                completionHandler?(result)
+            }
+        }
+        state.attach(retrieval, to: target, identifier: identifier)
+        return retrieval.downloadTask
+    }
+
+    /// Loads the image of `resource` (a file URL is read from disk). See the source form.
+    @discardableResult
+    public func setImage(with resource: (any Resource)?, placeholder: KFCrossPlatformImage? = nil,
+                         options: KingfisherOptionsInfo? = nil, progressBlock: DownloadProgressBlock? = nil,
+                         completionHandler: ImageSettingCompletion? = nil) -> DownloadTask? {
+        setImage(with: resource?.convertToSource(), placeholder: placeholder, options: options, progressBlock: progressBlock,
+                 completionHandler: completionHandler)
+    }
+
+    /// Loads the image `provider` produces. See the source form.
+    @discardableResult
+    public func setImage(with provider: (any ImageDataProvider)?, placeholder: KFCrossPlatformImage? = nil,
+                         options: KingfisherOptionsInfo? = nil, progressBlock: DownloadProgressBlock? = nil,
+                         completionHandler: ImageSettingCompletion? = nil) -> DownloadTask? {
+        setImage(with: provider.map { Source.provider($0) }, placeholder: placeholder, options: options,
+                 progressBlock: progressBlock, completionHandler: completionHandler)
+    }
+
+    /// The source form without a progress block, so a trailing closure is the completion
+    /// handler (as in Kingfisher).
+    @discardableResult
+    public func setImage(with source: Source?, placeholder: KFCrossPlatformImage? = nil, options: KingfisherOptionsInfo? = nil,
+                         completionHandler: ImageSettingCompletion?) -> DownloadTask? {
+        setImage(with: source, placeholder: placeholder, options: options, progressBlock: nil, completionHandler: completionHandler)
+    }
+
+    /// The resource form without a progress block.
+    @discardableResult
+    public func setImage(with resource: (any Resource)?, placeholder: KFCrossPlatformImage? = nil,
+                         options: KingfisherOptionsInfo? = nil, completionHandler: ImageSettingCompletion?) -> DownloadTask? {
+        setImage(with: resource, placeholder: placeholder, options: options, progressBlock: nil, completionHandler: completionHandler)
+    }
+
+    /// The provider form without a progress block.
+    @discardableResult
+    public func setImage(with provider: (any ImageDataProvider)?, placeholder: KFCrossPlatformImage? = nil,
+                         options: KingfisherOptionsInfo? = nil, completionHandler: ImageSettingCompletion?) -> DownloadTask? {
+        setImage(with: provider, placeholder: placeholder, options: options, progressBlock: nil, completionHandler: completionHandler)
+    }
+
+    /// Cancels the current request's work (its handler gets a cancellation error).
+    public func cancelDownloadTask() {
+        ImageTargetState.shared.retrieval(for: base)?.cancel()
+    }
+
+    /// The identifier of the current request; `nil` when none was made or a `nil` source was set.
+    public var taskIdentifier: UInt? {
+        ImageTargetState.shared.identifier(for: base)
+    }
+}
+
+extension Result {
+    /// The error of a failure.
+    var failureError: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
