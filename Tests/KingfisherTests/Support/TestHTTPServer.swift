@@ -23,6 +23,9 @@ final class TestHTTPServer: Sendable {
         var requests: [String: Int] = [:]
         /// Every request's path (without the query), in arrival order.
         var arrivals: [String] = []
+        /// Delayed image responses being held right now, and the most at once.
+        var delayedInFlight = 0
+        var maxDelayedInFlight = 0
         var headers: [String: [String: String]] = [:]
         var aborted: [String: Int] = [:]
         var completed: [String: Int] = [:]
@@ -160,7 +163,12 @@ final class TestHTTPServer: Sendable {
                     : parts[1].hasSuffix(".webp") ? "image/webp" : "image/jpeg"
                 if delay > 0 {
                     streaming = path
+                    stats.withLock { stats in
+                        stats.delayedInFlight += 1
+                        stats.maxDelayedInFlight = max(stats.maxDelayedInFlight, stats.delayedInFlight)
+                    }
                     context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(delay))) {
+                        self.stats.withLock { $0.delayedInFlight -= 1 }
                         self.send(200, data, context, path, contentType: type)
                     }
                 } else {

@@ -1,0 +1,234 @@
+import Foundation
+import Synchronization
+
+/// Progress or completion of an ``ImagePrefetcher`` created with URLs or resources: the
+/// skipped (already cached), failed and completed ones so far.
+public typealias PrefetcherProgressBlock = @Sendable (_ skippedResources: [any Resource], _ failedResources: [any Resource],
+                                                      _ completedResources: [any Resource]) -> Void
+/// The same for a prefetcher created with URLs or resources, at the end.
+public typealias PrefetcherCompletionHandler = PrefetcherProgressBlock
+/// Progress of an ``ImagePrefetcher`` created with sources.
+public typealias PrefetcherSourceProgressBlock = @Sendable (_ skippedSources: [Source], _ failedSources: [Source],
+                                                            _ completedSources: [Source]) -> Void
+/// Completion of an ``ImagePrefetcher`` created with sources.
+public typealias PrefetcherSourceCompletionHandler = PrefetcherSourceProgressBlock
+
+/// Loads many images into the cache ahead of use, as Kingfisher's `ImagePrefetcher`: at most
+/// ``maxConcurrentDownloads`` at a time, skipping what is cached (a disk-cached image is loaded
+/// into memory instead with `alsoPrefetchToMemory`), downloading (with the options' processor,
+/// retry strategy and caches) what is not. Only running items hold any work: 10 000 URLs are an
+/// array and an index, not 10 000 tasks.
+public final class ImagePrefetcher: Sendable {
+    /// How a prefetch ended.
+    public struct Summary: Sendable {
+        /// Already cached, so not loaded.
+        public let skipped: [Source]
+        /// Failed, or stopped before finishing.
+        public let failed: [Source]
+        /// Loaded and cached.
+        public let completed: [Source]
+    }
+
+    private struct State {
+        var maxConcurrent = 5
+        var next = 0
+        /// Items started and not yet ended, with their retrieval once there is one.
+        var active: Set<Int> = []
+        var retrievals: [Int: ImageRetrieval] = [:]
+        var skipped: [Int] = []
+        var failed: [Int] = []
+        var completed: [Int] = []
+        /// A thread is in ``launchWhileFree()``; others leave the launching to it.
+        var launching = false
+        var started = false
+        var stopped = false
+        var finished = false
+        var onFinish: [@Sendable (Summary) -> Void] = []
+    }
+
+    /// What the callbacks receive, by position in the input.
+    private struct Indices {
+        let skipped: [Int], failed: [Int], completed: [Int]
+    }
+
+    private let sources: [Source]
+    private let options: KingfisherParsedOptionsInfo
+    private let manager: KingfisherManager
+    private let progress: (@Sendable (Indices) -> Void)?
+    private let completion: (@Sendable (Indices) -> Void)?
+    private let state = Mutex(State())
+
+    /// Items loaded at once. Default 5.
+    public var maxConcurrentDownloads: Int {
+        get { state.withLock { $0.maxConcurrent } }
+        set { state.withLock { $0.maxConcurrent = max(1, newValue) } }
+    }
+
+    /// A prefetcher for `urls` (file URLs are read from disk).
+    ///
+    /// - Parameters:
+    ///   - options: Options for every item (processor, caches, downloader, `forceRefresh`,
+    ///     `alsoPrefetchToMemory`, `retryStrategy`, `callbackQueue`, …). Default `nil`.
+    ///   - progressBlock: After each item, on `options.callbackQueue` (default
+    ///     `.mainCurrentOrAsync`). Default `nil`.
+    ///   - completionHandler: Once, when every item is done or the prefetch stopped. Default `nil`.
+    public convenience init(urls: [URL], options: KingfisherOptionsInfo? = nil,
+                            progressBlock: PrefetcherProgressBlock? = nil, completionHandler: PrefetcherCompletionHandler? = nil) {
+        self.init(resources: urls, options: options, progressBlock: progressBlock, completionHandler: completionHandler)
+    }
+
+    /// A prefetcher for `resources`; see the URL form.
+    public convenience init(resources: [any Resource], options: KingfisherOptionsInfo? = nil,
+                            progressBlock: PrefetcherProgressBlock? = nil, completionHandler: PrefetcherCompletionHandler? = nil) {
+        func adapt(_ block: PrefetcherProgressBlock?) -> (@Sendable (Indices) -> Void)? {
+            guard let block else { return nil }
+            return { block($0.skipped.map { resources[$0] }, $0.failed.map { resources[$0] }, $0.completed.map { resources[$0] }) }
+        }
+        self.init(sources: resources.map { $0.convertToSource() }, options: options,
+                  progress: adapt(progressBlock), completion: adapt(completionHandler))
+    }
+
+    /// A prefetcher for `sources`; see the URL form.
+    public convenience init(sources: [Source], options: KingfisherOptionsInfo? = nil,
+                            progressBlock: PrefetcherSourceProgressBlock? = nil,
+                            completionHandler: PrefetcherSourceCompletionHandler? = nil) {
+        func adapt(_ block: PrefetcherSourceProgressBlock?) -> (@Sendable (Indices) -> Void)? {
+            guard let block else { return nil }
+            return { block($0.skipped.map { sources[$0] }, $0.failed.map { sources[$0] }, $0.completed.map { sources[$0] }) }
+        }
+        self.init(sources: sources, options: options, progress: adapt(progressBlock), completion: adapt(completionHandler))
+    }
+
+    private init(sources: [Source], options: KingfisherOptionsInfo?,
+                 progress: (@Sendable (Indices) -> Void)?, completion: (@Sendable (Indices) -> Void)?) {
+        self.sources = sources
+        let parsed = KingfisherParsedOptionsInfo(options)
+        self.options = parsed
+        manager = KingfisherManager(downloader: parsed.downloader ?? .default, cache: parsed.targetCache ?? .default)
+        self.progress = progress
+        self.completion = completion
+    }
+
+    // MARK: Running
+
+    /// Starts prefetching (once; later calls do nothing).
+    public func start() {
+        let first = state.withLock { state -> Bool in
+            defer { state.started = true }
+            return !state.started
+        }
+        guard first else { return }
+        launchWhileFree()
+        finishIfDone()
+    }
+
+    /// Prefetches and returns how it went (beyond Kingfisher: the async form of ``start()``
+    /// with the completion handler's lists).
+    public func run() async -> Summary {
+        await withCheckedContinuation { continuation in
+            let alreadyDone = state.withLock { state -> Summary? in
+                guard !state.finished else { return summary(state) }
+                state.onFinish.append { continuation.resume(returning: $0) }
+                return nil
+            }
+            if let alreadyDone { return continuation.resume(returning: alreadyDone) }
+            start()
+        }
+    }
+
+    /// Stops: items not started, and running items (cancelled), are reported as failed.
+    public func stop() {
+        let running = state.withLock { state -> [ImageRetrieval] in
+            guard !state.finished, !state.stopped else { return [] }
+            state.stopped = true
+            state.failed.append(contentsOf: state.next..<sources.count)
+            state.next = sources.count
+            return Array(state.retrievals.values)
+        }
+        for retrieval in running { retrieval.cancel() }
+        finishIfDone()
+    }
+
+    /// Starts items while slots are free. One thread launches at a time, and items that end at
+    /// once (cached ones) do not recurse into here: a list of cached URLs is a loop, not a stack.
+    private func launchWhileFree() {
+        let launcher = state.withLock { state -> Bool in
+            defer { state.launching = true }
+            return !state.launching
+        }
+        guard launcher else { return }
+        while let index = state.withLock({ state -> Int? in
+            guard !state.stopped, state.next < sources.count, state.active.count < state.maxConcurrent else {
+                // Checked and released under one lock: an item ending after this launches itself.
+                state.launching = false
+                return nil
+            }
+            defer { state.next += 1 }
+            state.active.insert(state.next)
+            return state.next
+        }) {
+            prefetch(index)
+        }
+    }
+
+    private func prefetch(_ index: Int) {
+        let source = sources[index]
+        var options = self.options
+        options.callbackQueue = .untouch
+        let cache = options.targetCache ?? manager.cache
+        if !options.forceRefresh {
+            let cached = cache.imageCachedType(forKey: source.cacheKey, processorIdentifier: options.processor.identifier,
+                                               forcedExtension: options.forcedExtension)
+            if cached == .memory || (cached == .disk && !options.alsoPrefetchToMemory) {
+                return itemEnded(index, as: \.skipped)
+            }
+            if cached == .disk {
+                // Loaded into memory, and still counted as skipped: nothing was downloaded.
+                return cache.retrieveImage(forKey: source.cacheKey, options: options) { result in
+                    let loaded = (try? result.get())?.image != nil
+                    self.itemEnded(index, as: loaded ? \.skipped : \.failed)
+                }
+            }
+        }
+        let retrieval = manager.retrieve(source, options: options, progressBlock: nil, downloadTaskUpdated: nil) { result in
+            self.itemEnded(index, as: (try? result.get()) != nil ? \.completed : \.failed)
+        }
+        let stopped = state.withLock { state -> Bool in
+            guard state.active.contains(index) else { return false }
+            state.retrievals[index] = retrieval
+            return state.stopped
+        }
+        if stopped { retrieval.cancel() }
+    }
+
+    private func itemEnded(_ index: Int, as outcome: WritableKeyPath<State, [Int]>) {
+        let snapshot = state.withLock { state -> Indices? in
+            guard state.active.remove(index) != nil else { return nil }
+            state.retrievals[index] = nil
+            state[keyPath: outcome].append(index)
+            return Indices(skipped: state.skipped, failed: state.failed, completed: state.completed)
+        }
+        guard let snapshot else { return }
+        if let progress { options.callbackQueue.execute { progress(snapshot) } }
+        launchWhileFree()
+        finishIfDone()
+    }
+
+    private func finishIfDone() {
+        let ended = state.withLock { state -> (Indices, Summary, [@Sendable (Summary) -> Void])? in
+            let accounted = state.skipped.count + state.failed.count + state.completed.count
+            guard !state.finished, state.started, accounted == sources.count, state.active.isEmpty else { return nil }
+            state.finished = true
+            defer { state.onFinish = [] }
+            return (Indices(skipped: state.skipped, failed: state.failed, completed: state.completed), summary(state), state.onFinish)
+        }
+        guard let (indices, summary, waiters) = ended else { return }
+        if let completion { options.callbackQueue.execute { completion(indices) } }
+        for waiter in waiters { waiter(summary) }
+    }
+
+    private func summary(_ state: State) -> Summary {
+        Summary(skipped: state.skipped.map { sources[$0] }, failed: state.failed.map { sources[$0] },
+                completed: state.completed.map { sources[$0] })
+    }
+}
