@@ -11,17 +11,15 @@ struct CacheCommand: ParsableCommand {
     )
 }
 
-/// Which cache a `kf cache` command works on.
-struct CacheLocation: ParsableArguments {
+/// Which cache a command works on: `--name` and `--directory`.
+struct CacheDirectoryOptions: ParsableArguments {
     @Option(help: "The cache name.")
     var name = "default"
 
     @Option(help: "The parent directory (default: $XDG_CACHE_HOME or ~/.cache); the cache is <directory>/kingfisher/<name>.")
     var directory: String?
 
-    @Flag(help: "Print JSON with the keys path, files, bytes, expired (and removed for clean).")
-    var json = false
-
+    /// The cache, or exits with EX_CANTCREAT (73).
     func open() -> ImageCache {
         do {
             return try ImageCache(name: name, cacheDirectoryURL: directory.map { URL(fileURLWithPath: $0, isDirectory: true) })
@@ -29,6 +27,16 @@ struct CacheLocation: ParsableArguments {
             exitWithError("\(error)", status: 73)
         }
     }
+}
+
+/// Which cache a `kf cache` command works on, and how it reports.
+struct CacheLocation: ParsableArguments {
+    @OptionGroup var cache: CacheDirectoryOptions
+
+    @Flag(help: "Print JSON with the keys path, files, bytes, expired (and removed for clean).")
+    var json = false
+
+    func open() -> ImageCache { cache.open() }
 }
 
 /// What `kf cache` reports.

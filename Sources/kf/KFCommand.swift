@@ -4,11 +4,11 @@ import Kingfisher
 
 /// `kf`: Kingfisher for Linux on the command line.
 @main
-struct KF: ParsableCommand {
+struct KFCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kf",
-        abstract: "Kingfisher for Linux: inspect, decode, process and encode images.",
-        subcommands: [Info.self, Process.self, CacheCommand.self]
+        abstract: "Kingfisher for Linux: fetch, cache, inspect, process and encode images.",
+        subcommands: [Get.self, Prefetch.self, Info.self, Process.self, CacheCommand.self]
     )
 }
 
