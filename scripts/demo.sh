@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build kf in release mode, and run it over the sample
-# images in Tests/KingfisherTests/Fixtures, writing results into ./output and saying what it did.
+# The main job: install what is missing, build kf in release mode, run it over the sample
+# images in Tests/KingfisherTests/Fixtures, then serve those images on 127.0.0.1, prefetch them
+# into a cache and fetch one twice (network, then disk). Results go to ./output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh
+scripts/install-deps.sh python3
 echo "Building kf (release)..."
 swift build -c release --product kf 2>&1 | tail -n 1
 kf="$(swift build -c release --show-bin-path)/kf"
@@ -34,5 +35,32 @@ for file in html_error.html png_100000x100000.png sample.heic; do
     "$kf" process "$fixtures/$file" --output "$out/refused.png" || status=$?
     echo "   $file -> exit $status"
 done
+
 echo
-echo "Done: $(ls "$out" | wc -l) files in $out/"
+echo "== fetching: the sample images served on 127.0.0.1, prefetched into a fresh cache, then one fetched twice"
+port=$((20000 + RANDOM % 20000))
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "$fixtures" >/dev/null 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 50); do
+    python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/photo.png')" 2>/dev/null && break
+    sleep 0.1
+done
+cache="$out/cache"
+urls=()
+for file in "$fixtures"/*.jpg "$fixtures"/*.png "$fixtures"/*.gif "$fixtures"/*.webp; do
+    urls+=("http://127.0.0.1:$port/$(basename "$file")")
+done
+echo "kf prefetch: ${#urls[@]} images, 8 at a time (the 5 decompression bombs among them are refused from their headers)"
+printf '%s\n' "${urls[@]}" | "$kf" prefetch --input - --directory "$cache" --concurrency 8 || true
+url="http://127.0.0.1:$port/photo_progressive.jpg"
+spec='downsample(120x120)|>round(16)'
+echo "kf get $url --processor '$spec'"
+echo -n "   first, processed from the prefetched original (no request): " && "$kf" get "$url" --directory "$cache" --processor "$spec" --output "$out/fetched.png"
+echo -n "   again, the processed image from the disk cache: " && "$kf" get "$url" --directory "$cache" --processor "$spec"
+url="http://127.0.0.1:$port/photo_lossy.webp"
+echo -n "   $(basename "$url") with --force-refresh, from the network: " && "$kf" get "$url" --directory "$cache" --processor "$spec" --force-refresh
+echo "-> $out/fetched.png; cache in $cache (columns: where from — none = loaded, disk = disk cache; size, format, bytes, time)"
+
+echo
+echo "Done: $(find "$out" -maxdepth 1 -type f | wc -l) files in $out/"
