@@ -61,6 +61,7 @@ final class ProgressPrinter: @unchecked Sendable {
     private let start = ContinuousClock.now
     private var lastPrint: ContinuousClock.Instant?
     private var done = 0
+    private var finished = false
 
     init(total: Int, live: Bool) {
         self.total = total
@@ -70,6 +71,7 @@ final class ProgressPrinter: @unchecked Sendable {
     func update(done: Int) {
         lock.lock()
         defer { lock.unlock() }
+        guard !finished else { return }
         self.done = max(self.done, done)
         let now = ContinuousClock.now
         let interval: Duration = live ? .milliseconds(100) : .seconds(1)
@@ -81,6 +83,7 @@ final class ProgressPrinter: @unchecked Sendable {
     func finish() {
         lock.lock()
         defer { lock.unlock() }
+        finished = true
         if live { write(line(now: .now) + "\n") }
     }
 

@@ -109,11 +109,17 @@ func imageSource(from text: String) -> Source {
 }
 
 /// The exit status for a failed retrieval: 65 for data that is not a usable image, 66 for an
-/// image not in the cache with --only-from-cache, 69 for network failures, 1 otherwise.
+/// image not in the cache with --only-from-cache or a file that cannot be read, 69 for network
+/// failures, 1 otherwise. A provider's error and the last of exhausted alternatives decide.
 func exitStatus(for error: KingfisherError) -> Int32 {
     switch error {
     case .imageCodingError, .responseError(reason: .notAnImage), .processorError: return refusedInputStatus
     case .cacheError(reason: .imageNotExisting): return 66
+    case .imageSettingError(reason: .dataProviderError(_, let underlying)):
+        if let underlying = underlying as? KingfisherError { return exitStatus(for: underlying) }
+        return 66
+    case .imageSettingError(reason: .alternativeSourcesExhausted(let failures)):
+        return failures.last.map { exitStatus(for: $0.error) } ?? 69
     case .requestError, .responseError, .imageSettingError: return 69
     default: return 1
     }

@@ -49,6 +49,11 @@ final class TestImageView: KingfisherHasImageComponent {
             for _ in 0..<250 where !done.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
             #expect(view.image?.pixelWidth == 190)
 
+            // A memory hit is set at once: the placeholder never shows.
+            let other = TestImageView()
+            other.kf.setImage(with: url, placeholder: placeholder, options: isolated(cache))
+            #expect(other.image?.pixelWidth == 190)
+
             // Cached now: keepCurrentImageWhileLoading keeps the image instead of the placeholder.
             let shown = view.image
             view.kf.setImage(with: server.url("/image/photo.gif"), placeholder: placeholder,

@@ -56,6 +56,10 @@ import Testing
             #expect(notCached.status == 66 && server.requests("/image/photo.gif") == 0)
             let html = try await kf("get", server.url("/html").absoluteString, "--directory", directory)
             #expect(html.status == 65 && html.stderr.contains("text/html"))
+            let badBase64 = try await kf("get", "data:image/png;base64,!!!", "--directory", directory)
+            #expect(badBase64.status == 65, "\(badBase64.stderr)")
+            let noFile = try await kf("get", directory + "/missing.png", "--directory", directory)
+            #expect(noFile.status == 66, "\(noFile.stderr)")
             let usage = try await kf("get", "x", "--retry", "lots")
             #expect(usage.status == 64)
         }

@@ -198,9 +198,54 @@ import Testing
             }
             let image = try result.get().image
             #expect(image.pixelWidth == 20, "the default processor applied")
-            #expect(updated.withLock { $0 } == 1)
+            #expect(updated.withLock { $0 } == 0, "the first task is the returned one; updates are for retries and alternatives")
             let hit = setup.manager.retrieveImage(with: url, options: [.callbackQueue(.untouch)], completionHandler: nil)
             #expect(hit == nil, "no download task for a cache hit")
+        }
+    }
+
+    @Test func permanentFailuresAreNotRetriedAndCancellingEndsARetryWait() async throws {
+        try await withSetup { setup in
+            let html = setup.server.url("/html")
+            await #expect {
+                try await setup.manager.retrieveImage(with: html, options: [
+                    .retryStrategy(DelayRetryStrategy(maxRetryCount: 3, retryInterval: .seconds(0))),
+                ])
+            } throws: { error in
+                guard case .responseError(reason: .notAnImage)? = error as? KingfisherError else { return false }
+                return true
+            }
+            #expect(setup.server.requests("/html") == 1, "a body that is not an image is not fetched again")
+
+            let failing = setup.server.url("/status/503")
+            let task = Task {
+                try await setup.manager.retrieveImage(with: failing, options: [
+                    .retryStrategy(DelayRetryStrategy(maxRetryCount: 3, retryInterval: .seconds(30))),
+                ])
+            }
+            for _ in 0..<250 where setup.server.requests("/status/503") == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            try await Task.sleep(for: .milliseconds(100))
+            let start = ContinuousClock.now
+            task.cancel()
+            await #expect { try await task.value } throws: { ($0 as? KingfisherError)?.isTaskCancelled == true }
+            #expect(ContinuousClock.now - start < .seconds(5), "not after the 30 s retry delay")
+            #expect(setup.server.requests("/status/503") == 1)
+        }
+    }
+
+    @Test func aSerializerKeepingOriginalDataStillHandsBackProcessedImages() async throws {
+        try await withSetup { setup in
+            var serializer = DefaultCacheSerializer()
+            serializer.preferCacheOriginalData = true
+            let url = setup.server.url("/image/photo.png")
+            let options: KingfisherOptionsInfo = [.processor(resize), .cacheSerializer(serializer), .waitForCache]
+            #expect(try await setup.manager.retrieveImage(with: url, options: options).image.pixelWidth == 20)
+            setup.cache.clearMemoryCache()
+            let fromDisk = try await setup.manager.retrieveImage(with: url, options: options)
+            #expect(fromDisk.cacheType == .disk && fromDisk.image.pixelWidth == 20, "processed again from the original bytes")
+            let fromMemory = try await setup.manager.retrieveImage(with: url, options: options)
+            #expect(fromMemory.cacheType == .memory && fromMemory.image.pixelWidth == 20)
+            #expect(setup.server.requests("/image/photo.png") == 1)
         }
     }
 }

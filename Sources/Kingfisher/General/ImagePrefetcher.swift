@@ -57,6 +57,10 @@ public final class ImagePrefetcher: Sendable {
     private let progress: (@Sendable (Indices) -> Void)?
     private let completion: (@Sendable (Indices) -> Void)?
     private let state = Mutex(State())
+    /// True once the completion was handed over: later progress snapshots are dropped. (User
+    /// code never runs under this lock; a progress report racing the completion on another
+    /// thread may still arrive just after it.)
+    private let completionDelivered = Mutex(false)
 
     /// Items loaded at once. Default 5.
     public var maxConcurrentDownloads: Int {
@@ -102,7 +106,8 @@ public final class ImagePrefetcher: Sendable {
     private init(sources: [Source], options: KingfisherOptionsInfo?,
                  progress: (@Sendable (Indices) -> Void)?, completion: (@Sendable (Indices) -> Void)?) {
         self.sources = sources
-        let parsed = KingfisherParsedOptionsInfo(options)
+        // As Kingfisher: the shared manager's default options, then these.
+        let parsed = KingfisherParsedOptionsInfo(KingfisherManager.shared.defaultOptions + (options ?? []))
         self.options = parsed
         manager = KingfisherManager(downloader: parsed.downloader ?? .default, cache: parsed.targetCache ?? .default)
         self.progress = progress
@@ -183,10 +188,9 @@ public final class ImagePrefetcher: Sendable {
                 return itemEnded(index, as: \.skipped)
             }
             if cached == .disk {
-                // Loaded into memory, and still counted as skipped: nothing was downloaded.
-                return cache.retrieveImage(forKey: source.cacheKey, options: options) { result in
-                    let loaded = (try? result.get())?.image != nil
-                    self.itemEnded(index, as: loaded ? \.skipped : \.failed)
+                // Loaded into memory, and counted as skipped (as Kingfisher, whatever the read gave).
+                return cache.retrieveImage(forKey: source.cacheKey, options: options) { _ in
+                    self.itemEnded(index, as: \.skipped)
                 }
             }
         }
@@ -209,7 +213,9 @@ public final class ImagePrefetcher: Sendable {
             return Indices(skipped: state.skipped, failed: state.failed, completed: state.completed)
         }
         guard let snapshot else { return }
-        if let progress { options.callbackQueue.execute { progress(snapshot) } }
+        if let progress, !completionDelivered.withLock({ $0 }) {
+            options.callbackQueue.execute { progress(snapshot) }
+        }
         launchWhileFree()
         finishIfDone()
     }
@@ -223,6 +229,7 @@ public final class ImagePrefetcher: Sendable {
             return (Indices(skipped: state.skipped, failed: state.failed, completed: state.completed), summary(state), state.onFinish)
         }
         guard let (indices, summary, waiters) = ended else { return }
+        completionDelivered.withLock { $0 = true }
         if let completion { options.callbackQueue.execute { completion(indices) } }
         for waiter in waiters { waiter(summary) }
     }

@@ -9,6 +9,10 @@ final class ImageRetrieval: Sendable {
         var providerTask: Task<Void, Never>?
         var cancelled = false
         var completed = false
+        /// Waiting for the retry strategy's decision (possibly a delay).
+        var awaitingRetry = false
+        /// Downloads started so far; only later ones are reported as updates.
+        var downloads = 0
         var alternatives: [Source]
         var failures: [PropagationError] = []
         var retry: RetryContext?
@@ -43,25 +47,31 @@ final class ImageRetrieval: Sendable {
     /// The current download task, if a download runs.
     var downloadTask: DownloadTask? { state.withLock { $0.downloadTask } }
 
-    /// Cancels whatever runs; the retrieval then fails with a cancellation.
+    /// The error a cancelled retrieval ends with.
+    static let cancellation = KingfisherError.requestError(reason: .asyncTaskContextCancelled)
+
+    /// Cancels whatever runs (a download, a provider, a wait for a retry); the retrieval then
+    /// fails with a cancellation, and a cache read that finishes later is not delivered.
     func cancel() {
-        let (task, providerTask) = state.withLock { state -> (DownloadTask?, Task<Void, Never>?) in
+        let (task, providerTask, awaitingRetry) = state.withLock { state -> (DownloadTask?, Task<Void, Never>?, Bool) in
             state.cancelled = true
-            return (state.downloadTask, state.providerTask)
+            return (state.downloadTask, state.providerTask, state.awaitingRetry)
         }
         task?.cancel()
         providerTask?.cancel()
+        if awaitingRetry { finish(.failure(Self.cancellation)) }
     }
 
-    /// Records a started download (reporting a new task once).
+    /// Records a started download; tasks after the first (retries, alternatives) are reported
+    /// through `downloadTaskUpdated` (the first is what `retrieveImage` returns).
     func started(_ task: DownloadTask?) {
-        let isNew = state.withLock { state -> Bool in
-            guard state.downloadTask !== task else { return false }
+        let (isUpdate, cancelled) = state.withLock { state -> (Bool, Bool) in
+            state.downloads += 1
             state.downloadTask = task
-            return true
+            return (state.downloads > 1, state.cancelled)
         }
-        if state.withLock({ $0.cancelled }) { task?.cancel() }
-        if isNew { downloadTaskUpdated?(task) }
+        if cancelled { task?.cancel() }
+        if isUpdate { downloadTaskUpdated?(task) }
     }
 
     /// Records a started provider load.
@@ -78,19 +88,26 @@ final class ImageRetrieval: Sendable {
     func failed(_ source: Source, with error: KingfisherError, load: @escaping @Sendable (Source) -> Void) {
         if error.isTaskCancelled || isCancelled { return finish(.failure(error)) }
         guard let strategy = options.retryStrategy else { return failover(source, with: error, load: load) }
+        // Kept whatever the decision: the count runs across alternatives too.
         let context = state.withLock { state -> RetryContext in
-            state.retry.map { $0.next(error: error, userInfo: $0.userInfo) } ?? RetryContext(source: originalSource, error: error)
+            let context = state.retry.map { $0.next(error: error, userInfo: $0.userInfo) }
+                ?? RetryContext(source: originalSource, error: error)
+            state.retry = context
+            state.awaitingRetry = true
+            return context
         }
         strategy.retry(context: context) { decision in
-            switch decision {
-            case .retry(let userInfo):
-                self.state.withLock {
-                    $0.retry = RetryContext(source: context.source, error: error, retriedCount: context.retriedCount, userInfo: userInfo)
+            let cancelled = self.state.withLock { state -> Bool in
+                state.awaitingRetry = false
+                if case .retry(let userInfo) = decision {
+                    state.retry = RetryContext(source: context.source, error: error, retriedCount: context.retriedCount, userInfo: userInfo)
                 }
-                if self.isCancelled { return self.finish(.failure(error)) }
-                load(self.originalSource)
-            case .stop:
-                self.failover(source, with: error, load: load)
+                return state.cancelled
+            }
+            if cancelled { return self.finish(.failure(Self.cancellation)) }
+            switch decision {
+            case .retry: load(self.originalSource)
+            case .stop: self.failover(source, with: error, load: load)
             }
         }
     }

@@ -100,11 +100,10 @@ extension KFOptionSetter {
         guard let first = processors.first else { return setProcessor(DefaultImageProcessor.default) }
         return setProcessor(processors.dropFirst().reduce(first) { $0.append(another: $1) })
     }
-    /// Appends `processor` after the current one (replacing the default processor).
+    /// Appends `processor` after the current one (after the default processor too, as
+    /// Kingfisher does: identifiers, and so cache keys, match Kingfisher's).
     public func appendProcessor(_ processor: any ImageProcessor) -> Self {
-        changing { options in
-            options.processor = options.processor.identifier.isEmpty ? processor : options.processor.append(another: processor)
-        }
+        changing { $0.processor = $0.processor.append(another: processor) }
     }
     /// Appends a ``RoundCornerImageProcessor``.
     public func roundCorner(radius: Radius, targetSize: CGSize? = nil, roundingCorners corners: RectCorner = .all,
@@ -126,8 +125,12 @@ extension KFOptionSetter {
     public func cropping(size: CGSize, anchor: CGPoint = CGPoint(x: 0.5, y: 0.5)) -> Self {
         appendProcessor(CroppingImageProcessor(size: size, anchor: anchor))
     }
-    /// Appends a ``DownsamplingImageProcessor`` (replacing the default processor).
-    public func downsampling(size: CGSize) -> Self { appendProcessor(DownsamplingImageProcessor(size: size)) }
+    /// A ``DownsamplingImageProcessor``: replaces the default processor (so the image is
+    /// decoded straight to the small size), else is appended.
+    public func downsampling(size: CGSize) -> Self {
+        let downsampler = DownsamplingImageProcessor(size: size)
+        return options.processor.identifier.isEmpty ? setProcessor(downsampler) : appendProcessor(downsampler)
+    }
     /// Appends a ``ResizingImageProcessor``; `mode` default `.none`.
     public func resizing(referenceSize: CGSize, mode: ContentMode = .none) -> Self {
         appendProcessor(ResizingImageProcessor(referenceSize: referenceSize, mode: mode))

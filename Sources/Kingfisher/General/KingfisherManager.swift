@@ -148,16 +148,34 @@ public final class KingfisherManager: Sendable {
                                                  forcedExtension: options.forcedExtension)
         if cached.cached, !options.fromMemoryCacheOrRefresh || cached == .memory {
             targetCache.retrieveImage(forKey: key, options: options) { result in
+                if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }
                 switch result {
                 case .success(let found):
-                    guard let image = found.image else {
+                    guard let cached = found.image else {
                         // Gone since the check (expired or removed): look further.
                         return self.fromOriginalOrSource(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
                     }
                     let serializer = options.cacheSerializer
-                    completion(.success(RetrieveImageResult(
-                        image: options.imageModifier?.modify(image) ?? image, cacheType: found.cacheType, source: source,
-                        originalSource: retrieval.originalSource, data: { serializer.data(with: image, original: nil) }, metrics: nil)))
+                    let hand: @Sendable (KFCrossPlatformImage) -> Void = { image in
+                        completion(.success(RetrieveImageResult(
+                            image: options.imageModifier?.modify(image) ?? image, cacheType: found.cacheType, source: source,
+                            originalSource: retrieval.originalSource, data: { serializer.data(with: image, original: nil) },
+                            metrics: nil)))
+                    }
+                    // A serializer that stores the original data makes a disk hit the unprocessed
+                    // image: process it, and keep the processed one in memory (Kingfisher
+                    // re-processes memory hits too, processing twice what it stored processed).
+                    guard found.cacheType == .disk, serializer.originalDataUsed, !options.processor.identifier.isEmpty else {
+                        return hand(cached)
+                    }
+                    (options.processingQueue ?? .dispatch(self.processingQueue)).execute {
+                        guard let image = options.processor.process(item: .image(cached), options: options) else {
+                            return completion(.failure(.processorError(reason: .processingFailed(processor: options.processor,
+                                                                                                 item: .image(cached)))))
+                        }
+                        targetCache.store(image, forKey: key, options: options, toDisk: false)
+                        hand(image)
+                    }
                 case .failure(let error):
                     completion(.failure(error))
                 }
@@ -185,6 +203,7 @@ public final class KingfisherManager: Sendable {
         var originalOptions = options
         originalOptions.processor = DefaultImageProcessor.default
         originalCache.retrieveImage(forKey: key, options: originalOptions) { [options] result in
+            if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }
             guard case .success(let found) = result, let original = found.image else {
                 if options.onlyFromCache { return completion(.failure(.cacheError(reason: .imageNotExisting(key: key)))) }
                 return self.load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)

@@ -39,7 +39,8 @@ public protocol RetryStrategy: Sendable {
     func retry(context: RetryContext, retryHandler: @escaping @Sendable (RetryDecision) -> Void)
 }
 
-/// Retries response errors up to a count, after a delay; never a cancellation or other errors.
+/// Retries response errors up to a count, after a delay; never a cancellation, other errors, or
+/// a body that is not an image (or too large, or a redirect loop).
 public struct DelayRetryStrategy: RetryStrategy {
     /// How long to wait before a retry.
     public enum Interval: Sendable {
@@ -72,9 +73,18 @@ public struct DelayRetryStrategy: RetryStrategy {
         self.retryInterval = retryInterval
     }
 
+    /// Failures this port adds that the same request would repeat (Kingfisher reports them as
+    /// processing errors, which it never retries): not an image, too large, a redirect loop.
+    static func isPermanent(_ reason: KingfisherError.ResponseErrorReason) -> Bool {
+        switch reason {
+        case .notAnImage, .responseTooLarge, .tooManyRedirects: return true
+        default: return false
+        }
+    }
+
     public func retry(context: RetryContext, retryHandler: @escaping @Sendable (RetryDecision) -> Void) {
         guard context.retriedCount < maxRetryCount, !context.error.isTaskCancelled,
-              case .responseError = context.error else {
+              case .responseError(let reason) = context.error, !Self.isPermanent(reason) else {
             return retryHandler(.stop)
         }
         let interval = retryInterval.timeInterval(for: context.retriedCount)

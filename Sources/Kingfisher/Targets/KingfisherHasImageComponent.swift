@@ -60,7 +60,9 @@ extension KingfisherWrapper where Base: KingfisherHasImageComponent {
         }
         let retrieval = KingfisherManager.shared.retrieve(source, options: working, progressBlock: progress,
                                                           downloadTaskUpdated: nil) { result in
-            Task { @MainActor in
+            // A memory hit (or a synchronous disk read) arrives on the main thread: set it now,
+            // so the placeholder never shows for a cached image.
+            Self.onMainActor {
                 guard state.identifier(for: target) == identifier else {
                     let stale = KingfisherError.imageSettingError(reason: .notCurrentSourceTask(
                         result: try? result.get(), error: result.failureError, source: source))
@@ -119,6 +121,16 @@ extension KingfisherWrapper where Base: KingfisherHasImageComponent {
     public func setImage(with provider: (any ImageDataProvider)?, placeholder: KFCrossPlatformImage? = nil,
                          options: KingfisherOptionsInfo? = nil, completionHandler: ImageSettingCompletion?) -> DownloadTask? {
         setImage(with: provider, placeholder: placeholder, options: options, progressBlock: nil, completionHandler: completionHandler)
+    }
+
+    /// Runs `body` on the main actor: inline when already there (on the main queue, which is
+    /// the main actor's executor on Linux, whichever thread drains it), else as a task.
+    nonisolated private static func onMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
+        if MainQueue.isCurrent {
+            MainActor.assumeIsolated(body)
+        } else {
+            Task { @MainActor in body() }
+        }
     }
 
     /// Cancels the current request's work (its handler gets a cancellation error).

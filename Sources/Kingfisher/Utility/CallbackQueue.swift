@@ -21,7 +21,7 @@ public enum CallbackQueue: Sendable {
         switch self {
         case .mainAsync: DispatchQueue.main.async(execute: block)
         case .mainCurrentOrAsync:
-            if Thread.isMainThread { block() } else { DispatchQueue.main.async(execute: block) }
+            if MainQueue.isCurrent { block() } else { DispatchQueue.main.async(execute: block) }
         case .untouch: block()
         case .dispatch(let queue): queue.async(execute: block)
         }
