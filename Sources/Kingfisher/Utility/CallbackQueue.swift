@@ -9,7 +9,8 @@ import Foundation
 public enum CallbackQueue: Sendable {
     /// Asynchronously on the main queue.
     case mainAsync
-    /// On the current thread when it is the main thread, else asynchronously on the main queue.
+    /// At once when already on the main queue (Kingfisher: the main thread; on Linux another
+    /// thread may drain the main queue), else asynchronously on the main queue.
     case mainCurrentOrAsync
     /// On whatever thread the work finished on.
     case untouch
