@@ -1,14 +1,15 @@
 /*
- * Baseline for the in-process full-decode benchmark: bare TurboJPEG.
+ * Baselines for the in-process full-decode benchmarks: the bare C libraries kf decodes with.
  *
- * Usage: bare_decode IN.jpg [--iterations N]   (N defaults to 20)
+ * Usage: bare_decode IN.(jpg|png|webp) [--iterations N]   (N defaults to 20)
  *
- * Reads the file into memory once and creates one decompressor handle, then
- * times N iterations (after one untimed warm-up) of: read header, malloc(w*h*4), tjDecompress2 to RGBA,
- * free. Prints "decode_ms_per_iter=<float>" on stdout (same line format as
- * `kf-bench decode`), and the image size on stderr.
+ * Reads the file into memory once, then times N iterations (after one untimed warm-up) of a
+ * full decode to 8-bit RGBA into a fresh malloc'd buffer, with the library's plain API:
+ * TurboJPEG tjDecompress2, libspng spng_decode_image (SPNG_FMT_RGBA8, transparency applied),
+ * libwebp WebPDecodeRGBAInto. Prints "decode_ms_per_iter=<float>" on stdout (same line format
+ * as `kf-bench decode`), and the image size on stderr.
  *
- * Build: cc -O2 -o bare_decode bare_decode.c $(pkg-config --cflags --libs libturbojpeg)
+ * Build: cc -O2 -o bare_decode bare_decode.c $(pkg-config --cflags --libs libturbojpeg spng libwebp)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +17,9 @@
 #include <string.h>
 #include <time.h>
 
+#include <spng.h>
 #include <turbojpeg.h>
+#include <webp/decode.h>
 
 static double now_ms(void) {
     struct timespec ts;
@@ -48,6 +51,51 @@ fail:
     return NULL;
 }
 
+/* One full decode of `data` into a fresh RGBA buffer; returns 0 on success. */
+typedef int (*decode_fn)(const unsigned char *data, unsigned long size, int *width, int *height);
+
+static tjhandle jpeg_handle;
+
+static int decode_jpeg(const unsigned char *data, unsigned long size, int *width, int *height) {
+    int subsamp = 0, colorspace = 0;
+    if (tjDecompressHeader3(jpeg_handle, data, size, width, height, &subsamp, &colorspace) != 0) return -1;
+    unsigned char *pixels = malloc((size_t)*width * (size_t)*height * 4);
+    if (!pixels) return -1;
+    int status = tjDecompress2(jpeg_handle, data, size, pixels, *width, 0, *height, TJPF_RGBA, 0);
+    free(pixels);
+    return status;
+}
+
+static int decode_png(const unsigned char *data, unsigned long size, int *width, int *height) {
+    spng_ctx *ctx = spng_ctx_new(0);
+    if (!ctx) return -1;
+    struct spng_ihdr ihdr;
+    size_t out_size = 0;
+    int status = spng_set_png_buffer(ctx, data, size);
+    if (!status) status = spng_get_ihdr(ctx, &ihdr);
+    if (!status) status = spng_decoded_image_size(ctx, SPNG_FMT_RGBA8, &out_size);
+    unsigned char *pixels = status ? NULL : malloc(out_size);
+    if (!status && !pixels) status = -1;
+    if (!status) status = spng_decode_image(ctx, pixels, out_size, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS);
+    if (!status) {
+        *width = (int)ihdr.width;
+        *height = (int)ihdr.height;
+    }
+    free(pixels);
+    spng_ctx_free(ctx);
+    return status;
+}
+
+static int decode_webp(const unsigned char *data, unsigned long size, int *width, int *height) {
+    if (!WebPGetInfo(data, size, width, height)) return -1;
+    size_t stride = (size_t)*width * 4, out_size = stride * (size_t)*height;
+    unsigned char *pixels = malloc(out_size);
+    if (!pixels) return -1;
+    int ok = WebPDecodeRGBAInto(data, size, pixels, out_size, (int)stride) != NULL;
+    free(pixels);
+    return ok ? 0 : -1;
+}
+
 int main(int argc, char **argv) {
     const char *path = NULL;
     long iterations = 20;
@@ -62,17 +110,28 @@ int main(int argc, char **argv) {
         }
     }
     if (!path || iterations < 1) {
-        fprintf(stderr, "usage: %s IN.jpg [--iterations N]\n", argv[0]);
+        fprintf(stderr, "usage: %s IN.(jpg|png|webp) [--iterations N]\n", argv[0]);
         return 2;
     }
 
-    unsigned long jpeg_size = 0;
-    unsigned char *jpeg = read_file(path, &jpeg_size);
-    if (!jpeg) return 1;
+    unsigned long size = 0;
+    unsigned char *data = read_file(path, &size);
+    if (!data) return 1;
 
-    tjhandle handle = tjInitDecompress();
-    if (!handle) {
-        fprintf(stderr, "bare_decode: tjInitDecompress failed: %s\n", tjGetErrorStr2(NULL));
+    decode_fn decode = NULL;
+    if (size > 3 && data[0] == 0xFF && data[1] == 0xD8) {
+        jpeg_handle = tjInitDecompress();
+        if (!jpeg_handle) {
+            fprintf(stderr, "bare_decode: tjInitDecompress failed: %s\n", tjGetErrorStr2(NULL));
+            return 1;
+        }
+        decode = decode_jpeg;
+    } else if (size > 8 && memcmp(data, "\x89PNG", 4) == 0) {
+        decode = decode_png;
+    } else if (size > 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0) {
+        decode = decode_webp;
+    } else {
+        fprintf(stderr, "bare_decode: %s is not a JPEG, PNG or WebP file\n", path);
         return 1;
     }
 
@@ -81,27 +140,15 @@ int main(int argc, char **argv) {
     /* Iteration -1 is an untimed warm-up, as kf-bench does. */
     for (long it = -1; it < iterations; it++) {
         if (it == 0) start = now_ms();
-        int subsamp = 0, colorspace = 0;
-        if (tjDecompressHeader3(handle, jpeg, jpeg_size, &width, &height, &subsamp, &colorspace) != 0) {
-            fprintf(stderr, "bare_decode: header: %s\n", tjGetErrorStr2(handle));
+        if (decode(data, size, &width, &height) != 0) {
+            fprintf(stderr, "bare_decode: cannot decode %s\n", path);
             return 1;
         }
-        unsigned char *pixels = malloc((size_t)width * (size_t)height * 4);
-        if (!pixels) {
-            fprintf(stderr, "bare_decode: out of memory\n");
-            return 1;
-        }
-        if (tjDecompress2(handle, jpeg, jpeg_size, pixels, width, 0, height, TJPF_RGBA, 0) != 0) {
-            fprintf(stderr, "bare_decode: decode: %s\n", tjGetErrorStr2(handle));
-            free(pixels);
-            return 1;
-        }
-        free(pixels);
     }
     double elapsed = now_ms() - start;
 
-    tjDestroy(handle);
-    free(jpeg);
+    if (jpeg_handle) tjDestroy(jpeg_handle);
+    free(data);
     fprintf(stderr, "bare_decode: %dx%d, %ld iterations\n", width, height, iterations);
     printf("decode_ms_per_iter=%.3f\n", elapsed / (double)iterations);
     return 0;

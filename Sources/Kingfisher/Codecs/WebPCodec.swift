@@ -60,6 +60,8 @@ enum WebPCodec {
         try PixelLimit(maxPixelCount: options.maxPixelCount, format: format).check(width: width, height: height)
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw corrupted("libwebp version mismatch") }
+        // Lossy frames filter in a second thread while the next rows decode (as libvips asks).
+        config.options.use_threads = 1
         var target = (width: width, height: height)
         if let maxPixelSize {
             target = DownsamplingTarget.fit(storedWidth: width, height: height, orientation: orientation,
@@ -90,7 +92,7 @@ enum WebPCodec {
         var decoderOptions = WebPAnimDecoderOptions()
         guard WebPAnimDecoderOptionsInit(&decoderOptions) != 0 else { throw corrupted("libwebp version mismatch") }
         decoderOptions.color_mode = MODE_RGBA
-        decoderOptions.use_threads = 0
+        decoderOptions.use_threads = 1
         var data = WebPData(bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size: bytes.count)
         guard let decoder = WebPAnimDecoderNew(&data, &decoderOptions) else {
             throw isTruncated(bytes) ? .imageCodingError(reason: .truncatedData(format: format))
