@@ -17,10 +17,13 @@ enum PNGCodec {
         return .imageCodingError(reason: .corruptedData(format: format, detail: message))
     }
 
-    /// Decodes `bytes`; with `maxPixelSize`, the full image is decoded (PNG cannot be decoded at
-    /// a reduced scale) and then resampled to fit.
+    /// Decodes `bytes`. With `maxPixelSize`, rows stream through a ``BoxReducer`` while they
+    /// are inflated (PNG cannot be decoded at a reduced scale, but it need not be held at full
+    /// size: an interlaced image is the exception) and a Lanczos pass makes the final size.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
-        guard let ctx = spng_ctx_new(0) else {
+        // Every chunk's CRC is checked (a damaged IDAT fails there), which makes zlib's Adler-32
+        // over the inflated bytes redundant: skipping it saves ~6% of a large decode.
+        guard let ctx = spng_ctx_new(Int32(SPNG_CTX_IGNORE_ADLER32.rawValue)) else {
             throw KingfisherError.imageCodingError(reason: .corruptedData(format: format, detail: "libspng could not start"))
         }
         defer { spng_ctx_free(ctx) }
@@ -34,27 +37,51 @@ enum PNGCodec {
         let width = Int(header.width), height = Int(header.height)
         try PixelLimit(maxPixelCount: options.maxPixelCount, format: format).check(width: width, height: height)
 
-        let fmt = Int32(SPNG_FMT_RGBA8.rawValue)
-        var size = 0
-        status = spng_decoded_image_size(ctx, fmt, &size)
-        guard status == 0, size == width * height * 4 else { throw error(status) }
-        var failure: Int32 = 0
-        let pixels = PixelBuffer.make(count: size) { out in
-            failure = spng_decode_image(ctx, out, size, fmt, Int32(SPNG_DECODE_TRNS.rawValue))
-        }
-        guard failure == 0 else { throw error(failure) }
-
         var transparency = spng_trns()
         let hasAlpha = header.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
             || header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE_ALPHA.rawValue)
             || spng_get_trns(ctx, &transparency) == 0
-        var image = DecodedImage(width: width, height: height, frames: [ImageFrame(pixels: pixels)], hasAlpha: hasAlpha)
-        if let maxPixelSize {
-            let target = DownsamplingTarget.fit(width: width, height: height, maxPixelSize: maxPixelSize)
-            image.resample(to: target.width, target.height)
+        let fmt = Int32(SPNG_FMT_RGBA8.rawValue)
+        var size = 0
+        status = spng_decoded_image_size(ctx, fmt, &size)
+        guard status == 0, size == width * height * 4 else { throw error(status) }
+
+        var image: DecodedImage
+        let target = maxPixelSize.map { DownsamplingTarget.fit(width: width, height: height, maxPixelSize: $0) }
+        let factor = target.map { BoxReducer.factor(width: width, height: height, target: $0) } ?? 1
+        if factor > 1, header.interlace_method == 0 {
+            var reducer = BoxReducer(width: width, height: height, factor: factor, hasAlpha: hasAlpha)
+            try decodeRows(ctx, format: fmt, rowBytes: width * 4) { reducer.add(row: $0) }
+            image = DecodedImage(width: reducer.outputWidth, height: reducer.outputHeight,
+                                 frames: [ImageFrame(pixels: reducer.pixels)], hasAlpha: hasAlpha)
+        } else {
+            var failure: Int32 = 0
+            let pixels = PixelBuffer.make(count: size) { out in
+                failure = spng_decode_image(ctx, out, size, fmt, Int32(SPNG_DECODE_TRNS.rawValue))
+            }
+            guard failure == 0 else { throw error(failure) }
+            image = DecodedImage(width: width, height: height, frames: [ImageFrame(pixels: pixels)], hasAlpha: hasAlpha)
         }
+        if let target { image.resample(to: target.width, target.height) }
         image.applyOrientation(exifOrientation(ctx))
         return image
+    }
+
+    /// Decodes a non-interlaced image row by row, handing each RGBA8 row to `row`.
+    private static func decodeRows(_ ctx: OpaquePointer, format: Int32, rowBytes: Int,
+                                   _ row: (UnsafePointer<UInt8>) -> Void) throws {
+        let flags = Int32(SPNG_DECODE_TRNS.rawValue) | Int32(SPNG_DECODE_PROGRESSIVE.rawValue)
+        var status = spng_decode_image(ctx, nil, 0, format, flags)
+        guard status == 0 else { throw error(status) }
+        var buffer = [UInt8](repeating: 0, count: rowBytes)
+        try buffer.withUnsafeMutableBufferPointer { buffer in
+            repeat {
+                status = spng_decode_row(ctx, buffer.baseAddress, rowBytes)
+                // SPNG_EOI comes with the last row.
+                guard status == 0 || status == Int32(SPNG_EOI.rawValue) else { throw error(status) }
+                row(buffer.baseAddress!)
+            } while status == 0
+        }
     }
 
     private static func exifOrientation(_ ctx: OpaquePointer) -> ImageOrientation {

@@ -1,0 +1,39 @@
+import Testing
+@testable import Kingfisher
+
+/// The streaming area-average reduction used before the Lanczos pass of downsampled decodes.
+@Suite struct BoxReducerTests {
+    func reduce(_ pixels: [UInt8], width: Int, height: Int, factor: Int, hasAlpha: Bool) -> BoxReducer {
+        var reducer = BoxReducer(width: width, height: height, factor: factor, hasAlpha: hasAlpha)
+        pixels.withUnsafeBufferPointer { buffer in
+            for y in 0..<height { reducer.add(row: buffer.baseAddress! + y * width * 4) }
+        }
+        return reducer
+    }
+
+    @Test func averagesBlocksAndEdges() {
+        // 3x3 opaque: the 2x2 block, a 1x2 edge, a 2x1 edge and a 1x1 corner.
+        let values: [UInt8] = [10, 20, 90, 30, 40, 100, 70, 80, 200]
+        let pixels: [UInt8] = values.flatMap { value -> [UInt8] in [value, value, value, 255] }
+        let reducer = reduce(pixels, width: 3, height: 3, factor: 2, hasAlpha: false)
+        #expect(reducer.outputWidth == 2 && reducer.outputHeight == 2)
+        let grey = stride(from: 0, to: reducer.pixels.count, by: 4).map { reducer.pixels[$0] }
+        #expect(grey == [25, 95, 75, 200])
+        #expect(stride(from: 3, to: reducer.pixels.count, by: 4).allSatisfy { reducer.pixels[$0] == 255 })
+    }
+
+    @Test func transparentPixelsLendNoColour() {
+        // One red opaque pixel and three transparent blue ones: the colour stays red.
+        let pixels: [UInt8] = [255, 0, 0, 255, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0]
+        let reducer = reduce(pixels, width: 2, height: 2, factor: 2, hasAlpha: true)
+        #expect(reducer.pixels == [255, 0, 0, 64])
+        let clear = reduce([UInt8](repeating: 0, count: 16), width: 2, height: 2, factor: 2, hasAlpha: true)
+        #expect(clear.pixels == [0, 0, 0, 0])
+    }
+
+    @Test func factorKeepsTwiceTheTarget() {
+        #expect(BoxReducer.factor(width: 4000, height: 3000, target: (400, 300)) == 5)
+        #expect(BoxReducer.factor(width: 700, height: 500, target: (400, 286)) == 1)
+        #expect(BoxReducer.factor(width: 100_000, height: 100_000, target: (10, 10)) == 255)
+    }
+}
