@@ -13,10 +13,8 @@ if ! python3 -c "import pyvips, requests" 2>/dev/null; then
     python3 -m pip install --quiet --disable-pip-version-check pyvips requests
 fi
 
-echo "Building (release)..."
-swift build -c release --product kf 2>&1 | tail -n 1
-swift build -c release --product kf-bench 2>&1 | tail -n 1
-bin="$(swift build -c release --show-bin-path)"
+echo "Building (release, static Swift runtime)..."
+bin="$(scripts/build-release.sh kf kf-bench)"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -257,7 +257,7 @@ def main():
         note=" (throughput ≥ 0.9× curl)")
     row("the same, AsyncHTTPClient alone (no Kingfisher code), in process", download["raw_client"],
         "curl --parallel --parallel-max 8 (whole process)", download["curl_interleaved"], None)
-    row("the same, kf-bench whole process (adds ~10 ms of Swift + Foundation start-up)", download["ours"],
+    row("the same, kf-bench whole process (adds ~6 ms of start-up)", download["ours"],
         "curl --parallel --parallel-max 8", download["curl"], None)
     row("the same, decoding every image, whole process", download["ours_decode"], "curl (no decoding)", download["curl"], None)
     row("prefetch 1000 × ~50 KB: download, decode, thumbnail 200 px, save (8 at a time, whole process)",
@@ -311,8 +311,8 @@ def main():
         "the time `kf-bench download` spends downloading (every request handed to one `ImageDownloader` at once "
         "through the callback API, a no-op processor run where each body completes) against curl's whole "
         "process, which includes curl's own ~3 ms start-up; medians of 15 interleaved rounds. The whole-process "
-        "rows are hyperfine means over 15 runs; there the ~10 ms it takes to load Swift, Foundation and "
-        "FoundationNetworking (libcurl and ~30 libraries) dominates. `kf-bench ahc` is AsyncHTTPClient alone "
+        "rows are hyperfine means over 15 runs; there the ~6 ms it takes to start (Swift and Foundation are linked "
+        "statically; FoundationNetworking still loads libcurl and ~30 libraries) dominates. `kf-bench ahc` is AsyncHTTPClient alone "
         "with the same concurrency, the floor under the downloader.",
         "",
         "Resize quality: PSNR (RGB) of `kf process --processor 'resize(WxH)'` against Pillow's "

@@ -6,9 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh python3
-echo "Building kf (release)..."
-swift build -c release --product kf 2>&1 | tail -n 1
-kf="$(swift build -c release --show-bin-path)/kf"
+echo "Building kf (release, static Swift runtime)..."
+kf="$(scripts/build-release.sh kf)/kf"
 
 fixtures=Tests/KingfisherTests/Fixtures
 out=output
