@@ -29,6 +29,9 @@ final class ImageRetrieval: Sendable {
          completion: @escaping @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void) {
         originalSource = source
         self.options = options
+        var working = options
+        working.callbackQueue = .untouch
+        workingOptions = working
         self.downloadTaskUpdated = downloadTaskUpdated
         self.completion = completion
         state = Mutex(State(alternatives: options.alternativeSources ?? []))
@@ -37,12 +40,9 @@ final class ImageRetrieval: Sendable {
     var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// The options for the steps in between: the caller's, with callbacks where they happen
-    /// (only the final result goes to the caller's callback queue).
-    var workingOptions: KingfisherParsedOptionsInfo {
-        var options = options
-        options.callbackQueue = .untouch
-        return options
-    }
+    /// (only the final result goes to the caller's callback queue). Made once: the options are
+    /// a large value.
+    let workingOptions: KingfisherParsedOptionsInfo
 
     /// The current download task, if a download runs.
     var downloadTask: DownloadTask? { state.withLock { $0.downloadTask } }

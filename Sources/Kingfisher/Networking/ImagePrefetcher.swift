@@ -35,9 +35,7 @@ public final class ImagePrefetcher: Sendable {
         /// Items started and not yet ended, with their retrieval once there is one.
         var active: Set<Int> = []
         var retrievals: [Int: ImageRetrieval] = [:]
-        var skipped: [Int] = []
-        var failed: [Int] = []
-        var completed: [Int] = []
+        var outcomes = Outcomes()
         /// A thread is in ``launchWhileFree()``; others leave the launching to it.
         var launching = false
         var started = false
@@ -46,21 +44,43 @@ public final class ImagePrefetcher: Sendable {
         var onFinish: [@Sendable (Summary) -> Void] = []
     }
 
-    /// What the callbacks receive, by position in the input.
-    private struct Indices {
-        let skipped: [Int], failed: [Int], completed: [Int]
+    /// How an item ended.
+    private enum Outcome { case skipped, failed, completed }
+
+    /// The items that ended so far, in order: sources, and for a prefetcher made from
+    /// resources the resources they came from. Appended as items end, so handing a report to a
+    /// callback copies nothing (Kingfisher's lists work the same way).
+    private struct Outcomes {
+        var skipped: [Source] = [], failed: [Source] = [], completed: [Source] = []
+        var skippedResources: [any Resource] = [], failedResources: [any Resource] = [], completedResources: [any Resource] = []
+
+        var count: Int { skipped.count + failed.count + completed.count }
+
+        mutating func record(_ outcome: Outcome, source: Source, resource: (any Resource)?) {
+            switch outcome {
+            case .skipped:
+                skipped.append(source)
+                if let resource { skippedResources.append(resource) }
+            case .failed:
+                failed.append(source)
+                if let resource { failedResources.append(resource) }
+            case .completed:
+                completed.append(source)
+                if let resource { completedResources.append(resource) }
+            }
+        }
     }
 
     private let sources: [Source]
+    /// The resources the sources came from, for the resource-typed callbacks.
+    private let resources: [any Resource]?
     private let options: KingfisherParsedOptionsInfo
+    /// ``options`` with callbacks where the work finishes; only reports use the callback queue.
+    private let workingOptions: KingfisherParsedOptionsInfo
     private let manager: KingfisherManager
-    private let progress: (@Sendable (Indices) -> Void)?
-    private let completion: (@Sendable (Indices) -> Void)?
+    private let progress: (@Sendable (Outcomes) -> Void)?
+    private let completion: (@Sendable (Outcomes) -> Void)?
     private let state = Mutex(State())
-    /// True once the completion was handed over: later progress snapshots are dropped. (User
-    /// code never runs under this lock; a progress report racing the completion on another
-    /// thread may still arrive just after it.)
-    private let completionDelivered = Mutex(false)
 
     /// Items loaded at once. Default 5.
     public var maxConcurrentDownloads: Int {
@@ -84,11 +104,11 @@ public final class ImagePrefetcher: Sendable {
     /// A prefetcher for `resources`; see the URL form.
     public convenience init(resources: [any Resource], options: KingfisherOptionsInfo? = nil,
                             progressBlock: PrefetcherProgressBlock? = nil, completionHandler: PrefetcherCompletionHandler? = nil) {
-        func adapt(_ block: PrefetcherProgressBlock?) -> (@Sendable (Indices) -> Void)? {
+        func adapt(_ block: PrefetcherProgressBlock?) -> (@Sendable (Outcomes) -> Void)? {
             guard let block else { return nil }
-            return { block($0.skipped.map { resources[$0] }, $0.failed.map { resources[$0] }, $0.completed.map { resources[$0] }) }
+            return { block($0.skippedResources, $0.failedResources, $0.completedResources) }
         }
-        self.init(sources: resources.map { $0.convertToSource() }, options: options,
+        self.init(sources: resources.map { $0.convertToSource() }, resources: resources, options: options,
                   progress: adapt(progressBlock), completion: adapt(completionHandler))
     }
 
@@ -96,19 +116,24 @@ public final class ImagePrefetcher: Sendable {
     public convenience init(sources: [Source], options: KingfisherOptionsInfo? = nil,
                             progressBlock: PrefetcherSourceProgressBlock? = nil,
                             completionHandler: PrefetcherSourceCompletionHandler? = nil) {
-        func adapt(_ block: PrefetcherSourceProgressBlock?) -> (@Sendable (Indices) -> Void)? {
+        func adapt(_ block: PrefetcherSourceProgressBlock?) -> (@Sendable (Outcomes) -> Void)? {
             guard let block else { return nil }
-            return { block($0.skipped.map { sources[$0] }, $0.failed.map { sources[$0] }, $0.completed.map { sources[$0] }) }
+            return { block($0.skipped, $0.failed, $0.completed) }
         }
-        self.init(sources: sources, options: options, progress: adapt(progressBlock), completion: adapt(completionHandler))
+        self.init(sources: sources, resources: nil, options: options, progress: adapt(progressBlock),
+                  completion: adapt(completionHandler))
     }
 
-    private init(sources: [Source], options: KingfisherOptionsInfo?,
-                 progress: (@Sendable (Indices) -> Void)?, completion: (@Sendable (Indices) -> Void)?) {
+    private init(sources: [Source], resources: [any Resource]?, options: KingfisherOptionsInfo?,
+                 progress: (@Sendable (Outcomes) -> Void)?, completion: (@Sendable (Outcomes) -> Void)?) {
         self.sources = sources
+        self.resources = resources
         // As Kingfisher: the shared manager's default options, then these.
         let parsed = KingfisherParsedOptionsInfo(KingfisherManager.shared.defaultOptions + (options ?? []))
         self.options = parsed
+        var working = parsed
+        working.callbackQueue = .untouch
+        workingOptions = working
         manager = KingfisherManager(downloader: parsed.downloader ?? .default, cache: parsed.targetCache ?? .default)
         self.progress = progress
         self.completion = completion
@@ -132,7 +157,7 @@ public final class ImagePrefetcher: Sendable {
     public func run() async -> Summary {
         await withCheckedContinuation { continuation in
             let alreadyDone = state.withLock { state -> Summary? in
-                guard !state.finished else { return summary(state) }
+                guard !state.finished else { return Self.summary(state.outcomes) }
                 state.onFinish.append { continuation.resume(returning: $0) }
                 return nil
             }
@@ -146,7 +171,9 @@ public final class ImagePrefetcher: Sendable {
         let running = state.withLock { state -> [ImageRetrieval] in
             guard !state.finished, !state.stopped else { return [] }
             state.stopped = true
-            state.failed.append(contentsOf: state.next..<sources.count)
+            for index in state.next..<sources.count {
+                state.outcomes.record(.failed, source: sources[index], resource: resources?[index])
+            }
             state.next = sources.count
             return Array(state.retrievals.values)
         }
@@ -178,24 +205,23 @@ public final class ImagePrefetcher: Sendable {
 
     private func prefetch(_ index: Int) {
         let source = sources[index]
-        var options = self.options
-        options.callbackQueue = .untouch
+        let options = workingOptions
         let cache = options.targetCache ?? manager.cache
         if !options.forceRefresh {
             let cached = cache.imageCachedType(forKey: source.cacheKey, processorIdentifier: options.processor.identifier,
                                                forcedExtension: options.forcedExtension)
             if cached == .memory || (cached == .disk && !options.alsoPrefetchToMemory) {
-                return itemEnded(index, as: \.skipped)
+                return itemEnded(index, as: .skipped)
             }
             if cached == .disk {
                 // Loaded into memory, and counted as skipped (as Kingfisher, whatever the read gave).
                 return cache.retrieveImage(forKey: source.cacheKey, options: options) { _ in
-                    self.itemEnded(index, as: \.skipped)
+                    self.itemEnded(index, as: .skipped)
                 }
             }
         }
         let retrieval = manager.retrieve(source, options: options, progressBlock: nil, downloadTaskUpdated: nil) { result in
-            self.itemEnded(index, as: (try? result.get()) != nil ? \.completed : \.failed)
+            self.itemEnded(index, as: (try? result.get()) != nil ? .completed : .failed)
         }
         let stopped = state.withLock { state -> Bool in
             guard state.active.contains(index) else { return false }
@@ -205,15 +231,17 @@ public final class ImagePrefetcher: Sendable {
         if stopped { retrieval.cancel() }
     }
 
-    private func itemEnded(_ index: Int, as outcome: WritableKeyPath<State, [Int]>) {
-        let snapshot = state.withLock { state -> Indices? in
+    private func itemEnded(_ index: Int, as outcome: Outcome) {
+        let snapshot = state.withLock { state -> Outcomes? in
             guard state.active.remove(index) != nil else { return nil }
             state.retrievals[index] = nil
-            state[keyPath: outcome].append(index)
-            return Indices(skipped: state.skipped, failed: state.failed, completed: state.completed)
+            state.outcomes.record(outcome, source: sources[index], resource: resources?[index])
+            return state.outcomes
         }
         guard let snapshot else { return }
-        if let progress, !completionDelivered.withLock({ $0 }) {
+        // Dropped once the completion went out (it carries the final lists). A report racing
+        // the completion from another thread may still arrive just after it.
+        if let progress, !state.withLock({ $0.finished }) {
             options.callbackQueue.execute { progress(snapshot) }
         }
         launchWhileFree()
@@ -221,21 +249,19 @@ public final class ImagePrefetcher: Sendable {
     }
 
     private func finishIfDone() {
-        let ended = state.withLock { state -> (Indices, Summary, [@Sendable (Summary) -> Void])? in
-            let accounted = state.skipped.count + state.failed.count + state.completed.count
-            guard !state.finished, state.started, accounted == sources.count, state.active.isEmpty else { return nil }
+        let ended = state.withLock { state -> (Outcomes, [@Sendable (Summary) -> Void])? in
+            guard !state.finished, state.started, state.outcomes.count == sources.count, state.active.isEmpty else { return nil }
             state.finished = true
             defer { state.onFinish = [] }
-            return (Indices(skipped: state.skipped, failed: state.failed, completed: state.completed), summary(state), state.onFinish)
+            return (state.outcomes, state.onFinish)
         }
-        guard let (indices, summary, waiters) = ended else { return }
-        completionDelivered.withLock { $0 = true }
-        if let completion { options.callbackQueue.execute { completion(indices) } }
+        guard let (outcomes, waiters) = ended else { return }
+        if let completion { options.callbackQueue.execute { completion(outcomes) } }
+        let summary = Self.summary(outcomes)
         for waiter in waiters { waiter(summary) }
     }
 
-    private func summary(_ state: State) -> Summary {
-        Summary(skipped: state.skipped.map { sources[$0] }, failed: state.failed.map { sources[$0] },
-                completed: state.completed.map { sources[$0] })
+    private static func summary(_ outcomes: Outcomes) -> Summary {
+        Summary(skipped: outcomes.skipped, failed: outcomes.failed, completed: outcomes.completed)
     }
 }
