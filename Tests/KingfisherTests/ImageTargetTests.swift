@@ -43,11 +43,15 @@ final class TestImageView: KingfisherHasImageComponent {
             let view = TestImageView()
             let url = server.url("/image/photo.png?delay=100")
             let done = Locked(false)
-            view.kf.setImage(with: url, placeholder: placeholder, options: isolated(cache)) { _ in done.withLock { $0 = true } }
+            let progressReports = Locked(0)
+            view.kf.setImage(with: url, placeholder: placeholder, options: isolated(cache),
+                             progressBlock: { _, _ in progressReports.withLock { $0 += 1 } }) { _ in done.withLock { $0 = true } }
             #expect(view.image === placeholder, "the placeholder while loading")
             #expect(view.kf.taskIdentifier != nil)
             for _ in 0..<250 where !done.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
             #expect(view.image?.pixelWidth == 190)
+            for _ in 0..<50 where progressReports.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(progressReports.withLock { $0 } >= 1, "progress reaches the main actor")
 
             // A memory hit is set at once: the placeholder never shows.
             let other = TestImageView()

@@ -28,14 +28,18 @@ extension KingfisherWrapper where Base: KingfisherHasImageComponent {
     public func setImage(with source: Source?, placeholder: KFCrossPlatformImage? = nil, options: KingfisherOptionsInfo? = nil,
                          progressBlock: DownloadProgressBlock? = nil,
                          completionHandler: ImageSettingCompletion? = nil) -> DownloadTask? {
-        setImage(with: source, placeholder: placeholder, parsedOptions: KingfisherManager.shared.parsedOptions(options),
-                 progressBlock: progressBlock, completionHandler: completionHandler)
+        var onMain: (@MainActor @Sendable (Int64, Int64) -> Void)?
+        if let progressBlock { onMain = { received, total in progressBlock(received, total) } }
+        return setImage(with: source, placeholder: placeholder, parsedOptions: KingfisherManager.shared.parsedOptions(options),
+                        progress: onMain, completionHandler: completionHandler)
     }
 
-    /// The source form with options already parsed (the builder's).
+    /// The source form with options already parsed and progress for the main actor (the
+    /// builder's).
     @discardableResult
     func setImage(with source: Source?, placeholder: KFCrossPlatformImage?, parsedOptions parsed: KingfisherParsedOptionsInfo,
-                  progressBlock: DownloadProgressBlock?, completionHandler: ImageSettingCompletion?) -> DownloadTask? {
+                  progress progressOnMain: (@MainActor @Sendable (Int64, Int64) -> Void)?,
+                  completionHandler: ImageSettingCompletion?) -> DownloadTask? {
         let target = base
         let state = ImageTargetState.shared
         guard let source else {
@@ -50,11 +54,12 @@ extension KingfisherWrapper where Base: KingfisherHasImageComponent {
         let identifier = state.begin(for: target)
         var working = parsed
         working.callbackQueue = .untouch
-        let progress: DownloadProgressBlock? = progressBlock.map { block in
-            { @Sendable received, total in
-                Task { @MainActor in
+        var progress: DownloadProgressBlock?
+        if let progressOnMain {
+            progress = { received, total in
+                Self.onMainActor {
                     guard state.identifier(for: target) == identifier else { return }
-                    block(received, total)
+                    progressOnMain(received, total)
                 }
             }
         }

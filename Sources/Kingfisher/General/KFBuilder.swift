@@ -79,14 +79,10 @@ extension KF {
         @discardableResult
         public func set<Target: KingfisherHasImageComponent>(to target: Target) -> DownloadTask? {
             let (progress, success, failure) = (progressBlocks, successBlocks, failureBlocks)
-            var progressBlock: DownloadProgressBlock?
-            if !progress.isEmpty {
-                progressBlock = { received, total in
-                    Task { @MainActor in progress.forEach { $0(received, total) } }
-                }
-            }
+            var onProgress: (@MainActor @Sendable (Int64, Int64) -> Void)?
+            if !progress.isEmpty { onProgress = { received, total in progress.forEach { $0(received, total) } } }
             return target.kf.setImage(with: source, placeholder: placeholder, parsedOptions: options,
-                                      progressBlock: progressBlock) { result in
+                                      progress: onProgress) { result in
                 switch result {
                 case .success(let value): success.forEach { $0(value) }
                 case .failure(let error): failure.forEach { $0(error) }
