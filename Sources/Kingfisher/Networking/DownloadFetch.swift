@@ -25,7 +25,8 @@ final class DownloadFetch: IdleTimed {
         var generation = 0
         var exchange: (any TransportExchange)?
         var head: TransportResponse?
-        var isRedirect = false
+        /// Where the current response redirects to, when it is a followable redirect.
+        var redirectTarget: URL?
         var body = Data()
         var expected: Int64 = -1
         /// Why this fetch stopped the current exchange, when it did.
@@ -99,7 +100,7 @@ final class DownloadFetch: IdleTimed {
             state.generation += 1
             state.request = request
             state.head = nil
-            state.isRedirect = false
+            state.redirectTarget = nil
             state.body = Data()
             state.expected = -1
             state.stop = nil
@@ -137,28 +138,30 @@ final class DownloadFetch: IdleTimed {
 
     private func received(_ response: TransportResponse, generation: Int, proceed: @escaping @Sendable (Bool) -> Void) {
         let now = ContinuousClock.now
-        let isRedirect = Self.redirectTarget(of: response) != nil
+        let target = Self.redirectTarget(of: response)
+        // Everything decided before the one lock: the delegate is read once.
+        let delegate = target == nil ? downloader.delegate : nil
+        let expected = response.expectedContentLength
+        let refusal = target == nil ? refusal(of: response, expected: expected, delegate: delegate) : nil
         let current = state.withLock { state -> Bool in
             guard state.generation == generation, !state.ended else { return false }
             state.lastActivity = now
             state.head = response
-            state.isRedirect = isRedirect
+            state.redirectTarget = target
             if state.firstByte == nil { state.firstByte = now - started }
+            if let refusal {
+                state.stop = refusal
+            } else if target == nil {
+                state.expected = expected
+                if expected > 0 { state.body.reserveCapacity(Int(expected)) }
+            }
             return true
         }
         guard current else { return proceed(false) }
         // A redirect's (small) body is read and dropped, so its connection can be reused.
-        if isRedirect { return proceed(true) }
-        let expected = response.expectedContentLength
-        if let refusal = refusal(of: response, expected: expected) {
-            state.withLock { $0.stop = refusal }
-            return proceed(false)
-        }
-        state.withLock { state in
-            state.expected = expected
-            if expected > 0 { state.body.reserveCapacity(Int(expected)) }
-        }
-        guard let delegate = downloader.delegate else { return proceed(true) }
+        if target != nil { return proceed(true) }
+        if refusal != nil { return proceed(false) }
+        guard let delegate else { return proceed(true) }
         let downloader = self.downloader
         Task {
             let head = response.httpURLResponse
@@ -172,9 +175,10 @@ final class DownloadFetch: IdleTimed {
 
     /// Why the response head is not acceptable: an invalid status (delegate, default
     /// 200..<400) or an announced length over the limit.
-    private func refusal(of response: TransportResponse, expected: Int64) -> KingfisherError? {
+    private func refusal(of response: TransportResponse, expected: Int64,
+                         delegate: (any ImageDownloaderDelegate)?) -> KingfisherError? {
         let code = response.statusCode
-        let valid = downloader.delegate?.isValidStatusCode(code, for: downloader) ?? (200..<400).contains(code)
+        let valid = delegate?.isValidStatusCode(code, for: downloader) ?? (200..<400).contains(code)
         guard valid else { return .responseError(reason: .invalidHTTPStatusCode(response: response.httpURLResponse)) }
         if expected > Int64(limit) {
             return .responseError(reason: .responseTooLarge(url: response.url, limit: limit, received: expected))
@@ -193,7 +197,7 @@ final class DownloadFetch: IdleTimed {
             guard state.generation == generation, !state.ended else { return .ignore }
             state.lastActivity = now
             let total = state.body.count + bytes.count
-            if state.isRedirect {
+            if state.redirectTarget != nil {
                 return total > Self.redirectBodyAllowance ? .stop : .keepGoing
             }
             guard total <= limit else {
@@ -223,7 +227,9 @@ final class DownloadFetch: IdleTimed {
         if snapshot.timedOut || snapshot.cancelled { return endInterrupted() }
         if let stop = snapshot.stop { return end(.failure(stop)) }
         // A redirect is followed even when its dropped body was cut short.
-        if snapshot.isRedirect, let head = snapshot.head { return redirect(from: head, request: snapshot.request, count: snapshot.redirects) }
+        if let target = snapshot.redirectTarget, let head = snapshot.head {
+            return redirect(to: target, from: head, request: snapshot.request, count: snapshot.redirects)
+        }
         if let error { return end(.failure(.responseError(reason: .URLSessionError(error: error)))) }
         guard let head = snapshot.head else {
             return end(.failure(.responseError(reason: .noURLResponse(task: operation.representativeTask))))
@@ -238,8 +244,7 @@ final class DownloadFetch: IdleTimed {
 
     // MARK: Redirects
 
-    private func redirect(from response: TransportResponse, request: URLRequest, count: Int) {
-        guard let target = Self.redirectTarget(of: response) else { return }
+    private func redirect(to target: URL, from response: TransportResponse, request: URLRequest, count: Int) {
         // A loop ends here too: it keeps redirecting until the limit.
         guard count < downloader.redirectLimit else {
             return end(.failure(.responseError(reason: .tooManyRedirects(url: operation.url, limit: downloader.redirectLimit))))
