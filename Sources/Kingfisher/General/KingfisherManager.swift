@@ -99,21 +99,10 @@ public final class KingfisherManager: Sendable {
                        progressBlock: DownloadProgressBlock?) async throws -> RetrieveImageResult {
         var parsed = parsedOptions
         parsed.callbackQueue = .untouch
-        let running = Mutex<ImageRetrieval?>(nil)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                guard !Task.isCancelled else {
-                    return continuation.resume(throwing: KingfisherError.requestError(reason: .asyncTaskContextCancelled))
-                }
-                let retrieval = retrieve(source, options: parsed, progressBlock: progressBlock, downloadTaskUpdated: nil) {
-                    continuation.resume(with: $0)
-                }
-                running.withLock { $0 = retrieval }
-                if Task.isCancelled { retrieval.cancel() }
-            }
-        } onCancel: {
-            running.withLock { $0 }?.cancel()
-        }
+        guard !Task.isCancelled else { throw KingfisherError.requestError(reason: .asyncTaskContextCancelled) }
+        return try await withCancellableWork(start: { completion in
+            retrieve(source, options: parsed, progressBlock: progressBlock, downloadTaskUpdated: nil, completionHandler: completion)
+        }, cancel: { $0.cancel() })
     }
 
     /// Starts a retrieval with parsed options.

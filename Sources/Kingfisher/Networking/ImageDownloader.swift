@@ -155,16 +155,9 @@ public final class ImageDownloader: Sendable {
     public func downloadImage(with url: URL, options: KingfisherParsedOptionsInfo = KingfisherParsedOptionsInfo(nil)) async throws -> ImageLoadingResult {
         var options = options
         options.callbackQueue = .untouch
-        let box = Mutex<DownloadTask?>(nil)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let task = downloadImage(with: url, options: options, completionHandler: { continuation.resume(with: $0) })
-                box.withLock { $0 = task }
-                if Task.isCancelled { task?.cancel() }
-            }
-        } onCancel: {
-            box.withLock { $0 }?.cancel()
-        }
+        return try await withCancellableWork(start: { completion in
+            downloadImage(with: url, options: options, completionHandler: completion)
+        }, cancel: { $0.cancel() })
     }
 
     private func enqueue(_ request: URLRequest?, task: DownloadTask, options: KingfisherParsedOptionsInfo,
