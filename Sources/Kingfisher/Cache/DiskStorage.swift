@@ -81,7 +81,7 @@ public enum DiskStorage {
             cleanTimer.withLock { $0 = timer }
         }
 
-        private func ensureReady() throws {
+        private func ensureReady() throws(KingfisherError) {
             guard isReady else { throw KingfisherError.cacheError(reason: .diskStorageIsNotReady(cacheURL: directoryURL)) }
         }
 
@@ -120,7 +120,7 @@ public enum DiskStorage {
         /// - Throws: `diskStorageIsNotReady`, `cannotConvertToData`, `cannotCreateCacheFile`,
         ///   `cannotSetCacheFileAttribute`.
         public func store(value: T, forKey key: String, expiration: StorageExpiration? = nil,
-                          forcedExtension: String? = nil, writeOptions: Data.WritingOptions = []) throws {
+                          forcedExtension: String? = nil, writeOptions: Data.WritingOptions = []) throws(KingfisherError) {
             try ensureReady()
             let url = cacheFileURL(forKey: key, forcedExtension: forcedExtension)
             let now = clock()
@@ -145,6 +145,8 @@ public enum DiskStorage {
                     throw KingfisherError.cacheError(reason: .cannotSetCacheFileAttribute(
                         filePath: url.path, attributes: ["lastAccess": now, "expiration": expirationDate], error: error))
                 }
+            } catch {
+                throw KingfisherError.cacheError(reason: .cannotCreateCacheFile(fileURL: url, key: key, data: data, error: error))
             }
         }
 
@@ -155,7 +157,7 @@ public enum DiskStorage {
         ///
         /// - Throws: `diskStorageIsNotReady`, `cannotLoadDataFromDisk`, `cannotConvertToData`.
         public func value(forKey key: String, forcedExtension: String? = nil,
-                          extendingExpiration: ExpirationExtending = .cacheTime) throws -> T? {
+                          extendingExpiration: ExpirationExtending = .cacheTime) throws(KingfisherError) -> T? {
             try ensureReady()
             let url = cacheFileURL(forKey: key, forcedExtension: forcedExtension)
             let now = clock()
@@ -250,14 +252,14 @@ public enum DiskStorage {
         }
 
         /// The total size in bytes of the cached files.
-        public func totalSize() throws -> UInt {
+        public func totalSize() throws(KingfisherError) -> UInt {
             try ensureReady()
             return try entries().filter { !$0.isTemporary }.reduce(0) { $0 + $1.size }
         }
 
         /// The cached files with their metadata; hidden files other than this storage's temporary
         /// files and directories are skipped.
-        func entries() throws -> [AtomicCacheFile.Entry] {
+        func entries() throws(KingfisherError) -> [AtomicCacheFile.Entry] {
             let names: [String]
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: directoryURL.path)

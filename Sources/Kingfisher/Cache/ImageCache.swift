@@ -111,11 +111,10 @@ public final class ImageCache: Sendable {
         ioQueue.async {
             let result: Result<Void, KingfisherError>
             if let data = options.cacheSerializer.data(with: image, original: original) {
-                result = Result { try self.diskStorage.store(value: data, forKey: computedKey, expiration: options.diskCacheExpiration,
-                                                             forcedExtension: options.forcedExtension,
-                                                             writeOptions: options.diskStoreWriteOptions) }
-                    .mapError { $0 as? KingfisherError ?? .cacheError(reason: .cannotCreateCacheFile(
-                        fileURL: self.diskStorage.cacheFileURL(forKey: computedKey), key: computedKey, data: data, error: $0)) }
+                result = Result { () throws(KingfisherError) in
+                    try self.diskStorage.store(value: data, forKey: computedKey, expiration: options.diskCacheExpiration,
+                                               forcedExtension: options.forcedExtension, writeOptions: options.diskStoreWriteOptions)
+                }
             } else {
                 result = .failure(.cacheError(reason: .cannotSerializeImage(image: image, original: original, serializer: options.cacheSerializer)))
             }
@@ -142,11 +141,10 @@ public final class ImageCache: Sendable {
                             callbackQueue: CallbackQueue = .untouch,
                             completionHandler: (@Sendable (CacheStoreResult) -> Void)? = nil) {
         ioQueue.async {
-            let result = Result<Void, Error> {
+            let result = Result { () throws(KingfisherError) in
                 try self.diskStorage.store(value: data, forKey: key.computedKey(with: identifier), expiration: expiration,
                                            forcedExtension: forcedExtension)
-            }.mapError { $0 as? KingfisherError ?? .cacheError(reason: .cannotCreateCacheFile(
-                fileURL: self.diskStorage.cacheFileURL(forKey: key.computedKey(with: identifier)), key: key, data: data, error: $0)) }
+            }
             if let completionHandler {
                 callbackQueue.execute { completionHandler(CacheStoreResult(memoryCacheResult: .success(()), diskCacheResult: result)) }
             }
@@ -256,16 +254,13 @@ public final class ImageCache: Sendable {
     public func retrieveImageInDiskCache(forKey key: String, options: KingfisherParsedOptionsInfo,
                                          completionHandler: @escaping @Sendable (Result<KFCrossPlatformImage?, KingfisherError>) -> Void) {
         let work: @Sendable () -> Void = {
-            let result = Result<KFCrossPlatformImage?, Error> {
+            let result = Result { () throws(KingfisherError) -> KFCrossPlatformImage? in
                 let computedKey = key.computedKey(with: options.processor.identifier)
                 guard let data = try self.diskStorage.value(forKey: computedKey, forcedExtension: options.forcedExtension,
                                                             extendingExpiration: options.diskCacheAccessExtendingExpiration) else {
                     return nil
                 }
                 return options.cacheSerializer.image(with: data, options: options)
-            }.mapError { error in
-                error as? KingfisherError ?? .cacheError(reason: .cannotLoadDataFromDisk(
-                    url: self.diskStorage.cacheFileURL(forKey: key.computedKey(with: options.processor.identifier)), error: error))
             }
             options.callbackQueue.execute { completionHandler(result) }
         }
@@ -386,7 +381,7 @@ public final class ImageCache: Sendable {
     public func calculateDiskStorageSize(callbackQueue: CallbackQueue = .untouch,
                                          completion: @escaping @Sendable (Result<UInt, KingfisherError>) -> Void) {
         ioQueue.async {
-            let result = Result { try self.diskStorage.totalSize() }.mapError { $0 as! KingfisherError }
+            let result = Result { () throws(KingfisherError) in try self.diskStorage.totalSize() }
             callbackQueue.execute { completion(result) }
         }
     }
