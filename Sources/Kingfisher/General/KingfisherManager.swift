@@ -106,20 +106,30 @@ public final class KingfisherManager: Sendable {
     }
 
     /// Starts a retrieval with parsed options.
+    ///
+    /// - Parameter targetCacheChecked: The caller has just found the processed image missing
+    ///   from the target cache (the prefetcher), so the first attempt starts after that lookup.
     func retrieve(_ source: Source, options: KingfisherParsedOptionsInfo, progressBlock: DownloadProgressBlock?,
-                  downloadTaskUpdated: (@Sendable (DownloadTask?) -> Void)?,
+                  downloadTaskUpdated: (@Sendable (DownloadTask?) -> Void)?, targetCacheChecked: Bool = false,
                   completionHandler: @escaping @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void) -> ImageRetrieval {
         let retrieval = ImageRetrieval(source: source, options: options, downloadTaskUpdated: downloadTaskUpdated,
                                        completion: completionHandler)
-        @Sendable func attempt(_ source: Source) {
-            fromCacheOrSource(source, retrieval: retrieval, progressBlock: progressBlock) { result in
+        @Sendable func handle(_ source: Source) -> Completion {
+            { result in
                 switch result {
                 case .success(let image): retrieval.finish(.success(image))
                 case .failure(let error): retrieval.failed(source, with: error, load: attempt)
                 }
             }
         }
-        attempt(source)
+        @Sendable func attempt(_ source: Source) {
+            fromCacheOrSource(source, retrieval: retrieval, progressBlock: progressBlock, completion: handle(source))
+        }
+        if targetCacheChecked {
+            fromOriginalOrSource(source, retrieval: retrieval, progressBlock: progressBlock, completion: handle(source))
+        } else {
+            attempt(source)
+        }
         return retrieval
     }
 

@@ -220,7 +220,8 @@ public final class ImagePrefetcher: Sendable {
                 }
             }
         }
-        let retrieval = manager.retrieve(source, options: options, progressBlock: nil, downloadTaskUpdated: nil) { result in
+        let retrieval = manager.retrieve(source, options: options, progressBlock: nil, downloadTaskUpdated: nil,
+                                         targetCacheChecked: !options.forceRefresh) { result in
             self.itemEnded(index, as: (try? result.get()) != nil ? .completed : .failed)
         }
         let stopped = state.withLock { state -> Bool in
