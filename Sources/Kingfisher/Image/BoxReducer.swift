@@ -10,9 +10,12 @@ struct BoxReducer {
     let outputWidth: Int
     let outputHeight: Int
     private let hasAlpha: Bool
-    /// Per output column and channel: sums of the current block row (colour premultiplied
-    /// when the image has alpha).
+    /// With alpha, per output column and channel: sums of the current block row, colour
+    /// premultiplied.
     private var sums: [UInt32]
+    /// Without alpha, per source byte: sums down the current block row (at most 255 rows of
+    /// 255, so 16 bits hold them, and the adding vectorises along the row).
+    private var columnSums: [UInt16]
     private var rowsInBlock = 0
     private var outputRow = 0
     private(set) var pixels: [UInt8]
@@ -33,18 +36,21 @@ struct BoxReducer {
         self.hasAlpha = hasAlpha
         outputWidth = (width + factor - 1) / factor
         outputHeight = (height + factor - 1) / factor
-        sums = [UInt32](repeating: 0, count: outputWidth * 4)
+        sums = [UInt32](repeating: 0, count: hasAlpha ? outputWidth * 4 : 0)
+        columnSums = [UInt16](repeating: 0, count: hasAlpha ? 0 : width * 4)
         pixels = [UInt8](repeating: 0, count: outputWidth * outputHeight * 4)
     }
 
     /// Adds the next source row (`width` RGBA8 pixels).
     mutating func add(row: UnsafePointer<UInt8>) {
         let factor = self.factor, width = self.width
-        sums.withUnsafeMutableBufferPointer { sums in
-            if hasAlpha {
-                Self.accumulate(row: row, width: width, factor: factor, into: sums.baseAddress!, weighted: true)
-            } else {
-                Self.accumulate(row: row, width: width, factor: factor, into: sums.baseAddress!, weighted: false)
+        if hasAlpha {
+            sums.withUnsafeMutableBufferPointer { sums in
+                Self.accumulate(row: row, width: width, factor: factor, into: sums.baseAddress!)
+            }
+        } else {
+            columnSums.withUnsafeMutableBufferPointer { columns in
+                for j in 0..<columns.count { columns[j] &+= UInt16(row[j]) }
             }
         }
         rowsInBlock += 1
@@ -52,11 +58,9 @@ struct BoxReducer {
         if rowsInBlock == factor || sourceRow == height { emitRow() }
     }
 
-    /// Sums each block of `factor` pixels of `row` into `sums` (colour times alpha when
-    /// `weighted`). Inlined twice, so each copy has no per-pixel branch.
-    @inline(__always)
+    /// Sums each block of `factor` pixels of `row` into `sums`, colour times alpha.
     private static func accumulate(row: UnsafePointer<UInt8>, width: Int, factor: Int,
-                                   into sums: UnsafeMutablePointer<UInt32>, weighted: Bool) {
+                                   into sums: UnsafeMutablePointer<UInt32>) {
         var start = 0, sum = sums
         while start < width {
             let end = min(width, start + factor)
@@ -64,15 +68,9 @@ struct BoxReducer {
             var pixel = row + start * 4
             for _ in start..<end {
                 let alpha = UInt32(pixel[3])
-                if weighted {
-                    r &+= UInt32(pixel[0]) &* alpha
-                    g &+= UInt32(pixel[1]) &* alpha
-                    b &+= UInt32(pixel[2]) &* alpha
-                } else {
-                    r &+= UInt32(pixel[0])
-                    g &+= UInt32(pixel[1])
-                    b &+= UInt32(pixel[2])
-                }
+                r &+= UInt32(pixel[0]) &* alpha
+                g &+= UInt32(pixel[1]) &* alpha
+                b &+= UInt32(pixel[2]) &* alpha
                 a &+= alpha
                 pixel += 4
             }
@@ -86,7 +84,41 @@ struct BoxReducer {
     }
 
     private mutating func emitRow() {
-        let factor = self.factor, width = self.width, rows = UInt32(rowsInBlock), hasAlpha = self.hasAlpha
+        if hasAlpha { emitWeightedRow() } else { emitOpaqueRow() }
+        rowsInBlock = 0
+        outputRow += 1
+    }
+
+    /// Averages the column sums of an opaque image's block row.
+    private mutating func emitOpaqueRow() {
+        let factor = self.factor, width = self.width, rows = UInt32(rowsInBlock)
+        let base = outputRow * outputWidth * 4
+        columnSums.withUnsafeMutableBufferPointer { columns in
+            pixels.withUnsafeMutableBufferPointer { out in
+                for block in 0..<outputWidth {
+                    let start = block * factor, end = min(width, start + factor)
+                    let count = UInt32(end - start) * rows
+                    var total = SIMD4<UInt32>(repeating: 0)
+                    for x in start..<end {
+                        let j = x * 4
+                        total &+= SIMD4<UInt32>(UInt32(columns[j]), UInt32(columns[j + 1]), UInt32(columns[j + 2]),
+                                                UInt32(columns[j + 3]))
+                    }
+                    let average = (total &+ count / 2) / count
+                    let o = base + block * 4
+                    out[o] = UInt8(truncatingIfNeeded: average[0])
+                    out[o + 1] = UInt8(truncatingIfNeeded: average[1])
+                    out[o + 2] = UInt8(truncatingIfNeeded: average[2])
+                    out[o + 3] = UInt8(truncatingIfNeeded: average[3])
+                }
+                for j in 0..<columns.count { columns[j] = 0 }
+            }
+        }
+    }
+
+    /// Turns the premultiplied block sums of an image with alpha into straight-alpha pixels.
+    private mutating func emitWeightedRow() {
+        let factor = self.factor, width = self.width, rows = UInt32(rowsInBlock)
         let base = outputRow * outputWidth * 4
         sums.withUnsafeMutableBufferPointer { sums in
             pixels.withUnsafeMutableBufferPointer { out in
@@ -95,14 +127,9 @@ struct BoxReducer {
                     let count = columns * rows
                     let sum = block * 4, o = base + block * 4
                     let alphaSum = sums[sum + 3]
-                    if hasAlpha {
-                        let half = alphaSum / 2
-                        for c in 0..<3 {
-                            out[o + c] = alphaSum == 0 ? 0 : UInt8(min(255, (sums[sum + c] + half) / alphaSum))
-                        }
-                    } else {
-                        let half = count / 2
-                        for c in 0..<3 { out[o + c] = UInt8(min(255, (sums[sum + c] + half) / count)) }
+                    let half = alphaSum / 2
+                    for c in 0..<3 {
+                        out[o + c] = alphaSum == 0 ? 0 : UInt8(min(255, (sums[sum + c] + half) / alphaSum))
                     }
                     out[o + 3] = UInt8(min(255, (alphaSum + count / 2) / count))
                     sums[sum] = 0
