@@ -27,6 +27,11 @@ let package = Package(
             providers: [.apt(["libspng-dev"])]
         ),
         .systemLibrary(
+            name: "CDeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]
+        ),
+        .systemLibrary(
             name: "CGif",
             providers: [.apt(["libgif-dev"])]
         ),
@@ -38,7 +43,7 @@ let package = Package(
         .target(
             name: "Kingfisher",
             dependencies: [
-                "CTurboJPEG", "CSpng", "CGif", "CWebP",
+                "CTurboJPEG", "CSpng", "CDeflate", "CGif", "CWebP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -70,6 +75,7 @@ let package = Package(
             name: "KingfisherTests",
             dependencies: [
                 "Kingfisher",
+                "CDeflate",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

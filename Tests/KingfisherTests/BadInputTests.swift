@@ -103,17 +103,6 @@ import Testing
 /// Seeded random damage to real files of every format: every outcome is an image or a
 /// KingfisherError, never a crash or another error type.
 @Suite struct MutatedInputTests {
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: ["photo_progressive.jpg", "orientation_6.jpg", "photo_cmyk.jpg", "png_palette_trns.png",
                       "png_rgb_16_adam7.png", "gif_disposal_previous.gif", "gif_interlaced.gif",
                       "photo_lossy.webp", "photo_lossless.webp", "webp_animated.webp"])

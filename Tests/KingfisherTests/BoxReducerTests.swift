@@ -11,11 +11,14 @@ import Testing
         return reducer
     }
 
-    @Test func averagesBlocksAndEdges() {
+    /// Both paths (column sums for opaque images, alpha-weighted sums otherwise) over two block
+    /// rows: each row of blocks lands in its own output row.
+    @Test(arguments: [false, true])
+    func averagesBlocksAndEdges(hasAlpha: Bool) {
         // 3x3 opaque: the 2x2 block, a 1x2 edge, a 2x1 edge and a 1x1 corner.
         let values: [UInt8] = [10, 20, 90, 30, 40, 100, 70, 80, 200]
         let pixels: [UInt8] = values.flatMap { value -> [UInt8] in [value, value, value, 255] }
-        let reducer = reduce(pixels, width: 3, height: 3, factor: 2, hasAlpha: false)
+        let reducer = reduce(pixels, width: 3, height: 3, factor: 2, hasAlpha: hasAlpha)
         #expect(reducer.outputWidth == 2 && reducer.outputHeight == 2)
         let grey = stride(from: 0, to: reducer.pixels.count, by: 4).map { reducer.pixels[$0] }
         #expect(grey == [25, 95, 75, 200])

@@ -1,8 +1,9 @@
 import CSpng
 import Foundation
 
-/// PNG through libspng: every colour type and bit depth (16-bit reduced to 8 by taking the high
-/// byte), palettes and colour keys with tRNS, Adam7 interlacing, eXIf orientation.
+/// PNG: every colour type and bit depth (16-bit reduced to 8 by taking the high byte), palettes
+/// and colour keys with tRNS, Adam7 interlacing, eXIf orientation. libspng decodes and encodes;
+/// the common 8-bit kinds decode faster through ``PNGDirectDecoder``.
 enum PNGCodec {
     private static let format = ImageFormat.PNG
     /// The largest ancillary chunk, and the most ancillary data in all, kept while decoding: 16 MiB.
@@ -17,13 +18,44 @@ enum PNGCodec {
         return .imageCodingError(reason: .corruptedData(format: format, detail: message))
     }
 
-    /// Decodes `bytes`. With `maxPixelSize`, rows stream through a ``BoxReducer`` while they
-    /// are inflated (PNG cannot be decoded at a reduced scale, but it need not be held at full
-    /// size: an interlaced image is the exception) and a Lanczos pass makes the final size.
+    /// Decodes `bytes`. Common PNGs go through ``PNGDirectDecoder`` (libdeflate); the rest, and
+    /// any file that decoder declines, through libspng. With `maxPixelSize`, rows stream through
+    /// a ``BoxReducer`` (PNG cannot be decoded at a reduced scale, but the result need not be
+    /// held at full size: an interlaced image is the exception) and a Lanczos pass makes the
+    /// final size.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
-        // Every chunk's CRC is checked (a damaged IDAT fails there), which makes zlib's Adler-32
-        // over the inflated bytes redundant: skipping it saves ~6% of a large decode.
-        guard let ctx = spng_ctx_new(Int32(SPNG_CTX_IGNORE_ADLER32.rawValue)) else {
+        let limit = PixelLimit(maxPixelCount: options.maxPixelCount, format: format)
+        if let layout = PNGChunkLayout(bytes), let decoder = PNGDirectDecoder(layout) {
+            try limit.check(width: decoder.width, height: decoder.height)
+            if var image = try decodeDirectly(decoder, maxPixelSize: maxPixelSize) {
+                image.applyOrientation(layout.exif.map { EXIFReader.orientation(tiff: $0) } ?? .up)
+                return image
+            }
+        }
+        return try decodeWithLibspng(bytes, limit: limit, maxPixelSize: maxPixelSize)
+    }
+
+    private static func decodeDirectly(_ decoder: PNGDirectDecoder, maxPixelSize: Int?) throws -> DecodedImage? {
+        let width = decoder.width
+        return try assemble(
+            width: width, height: decoder.height, hasAlpha: decoder.hasAlpha, maxPixelSize: maxPixelSize,
+            reduce: { reducer in
+                var row = [UInt8](repeating: 0, count: width * 4)
+                return row.withUnsafeMutableBufferPointer { row in
+                    decoder.decodeRows(destination: { _ in row.baseAddress! }, row: { reducer.add(row: $0) })
+                }
+            },
+            decodeWhole: { pixels in
+                decoder.decodeRows(destination: { pixels + $0 * width * 4 }, row: { _ in })
+            })
+    }
+
+    /// The libspng path alone (tests compare it with ``PNGDirectDecoder``'s).
+    static func decodeWithLibspng(_ bytes: UnsafeRawBufferPointer, limit: PixelLimit,
+                                          maxPixelSize: Int?) throws -> DecodedImage {
+        // zlib's Adler-32 stays checked: libspng stops reading the last IDAT chunk once the
+        // image is complete, so that chunk's CRC is never compared.
+        guard let ctx = spng_ctx_new(0) else {
             throw KingfisherError.imageCodingError(reason: .corruptedData(format: format, detail: "libspng could not start"))
         }
         defer { spng_ctx_free(ctx) }
@@ -35,7 +67,7 @@ enum PNGCodec {
         status = spng_get_ihdr(ctx, &header)
         guard status == 0 else { throw error(status) }
         let width = Int(header.width), height = Int(header.height)
-        try PixelLimit(maxPixelCount: options.maxPixelCount, format: format).check(width: width, height: height)
+        try limit.check(width: width, height: height)
 
         var transparency = spng_trns()
         let hasAlpha = header.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
@@ -46,24 +78,46 @@ enum PNGCodec {
         status = spng_decoded_image_size(ctx, fmt, &size)
         guard status == 0, size == width * height * 4 else { throw error(status) }
 
-        var image: DecodedImage
+        // Progressive (row by row) decoding gives an interlaced image's rows pass by pass.
+        let reduce: ((inout BoxReducer) throws -> Bool)? = header.interlace_method != 0 ? nil : { reducer in
+            try decodeRows(ctx, format: fmt, rowBytes: width * 4) { reducer.add(row: $0) }
+            return true
+        }
+        var failure: Int32 = 0
+        var image = try assemble(
+            width: width, height: height, hasAlpha: hasAlpha, maxPixelSize: maxPixelSize, reduce: reduce,
+            decodeWhole: { pixels in
+                failure = spng_decode_image(ctx, pixels, size, fmt, Int32(SPNG_DECODE_TRNS.rawValue))
+                return failure == 0
+            })
+        guard image != nil else { throw error(failure) }
+        image!.applyOrientation(exifOrientation(ctx))
+        return image!
+    }
+
+    /// Makes the decoded image, at most `maxPixelSize` on its longer side: rows go through a
+    /// ``BoxReducer`` (by `reduce`, when given) if that shrinks the image at least twofold, else
+    /// `decodeWhole` fills full-size RGBA8 pixels; then a Lanczos pass gives the exact size.
+    /// `nil` when `reduce` or `decodeWhole` returns `false`.
+    private static func assemble(width: Int, height: Int, hasAlpha: Bool, maxPixelSize: Int?,
+                                 reduce: ((inout BoxReducer) throws -> Bool)?,
+                                 decodeWhole: (UnsafeMutablePointer<UInt8>) throws -> Bool) throws -> DecodedImage? {
         let target = maxPixelSize.map { DownsamplingTarget.fit(width: width, height: height, maxPixelSize: $0) }
         let factor = target.map { BoxReducer.factor(width: width, height: height, target: $0) } ?? 1
-        if factor > 1, header.interlace_method == 0 {
+        var image: DecodedImage
+        if factor > 1, let reduce {
             var reducer = BoxReducer(width: width, height: height, factor: factor, hasAlpha: hasAlpha)
-            try decodeRows(ctx, format: fmt, rowBytes: width * 4) { reducer.add(row: $0) }
+            guard try reduce(&reducer) else { return nil }
             image = DecodedImage(width: reducer.outputWidth, height: reducer.outputHeight,
                                  frames: [ImageFrame(pixels: reducer.pixels)], hasAlpha: hasAlpha)
         } else {
-            var failure: Int32 = 0
-            let pixels = PixelBuffer.make(count: size) { out in
-                failure = spng_decode_image(ctx, out, size, fmt, Int32(SPNG_DECODE_TRNS.rawValue))
-            }
-            guard failure == 0 else { throw error(failure) }
+            var decoded = false
+            // On failure nothing useful was written, and the bytes are discarded.
+            let pixels = try PixelBuffer.make(count: width * height * 4) { decoded = try decodeWhole($0) }
+            guard decoded else { return nil }
             image = DecodedImage(width: width, height: height, frames: [ImageFrame(pixels: pixels)], hasAlpha: hasAlpha)
         }
         if let target { image.resample(to: target.width, target.height) }
-        image.applyOrientation(exifOrientation(ctx))
         return image
     }
 

@@ -139,7 +139,5 @@ struct BoxReducer {
                 }
             }
         }
-        rowsInBlock = 0
-        outputRow += 1
     }
 }
