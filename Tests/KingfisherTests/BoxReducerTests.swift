@@ -3,10 +3,11 @@ import Testing
 
 /// The streaming area-average reduction used before the Lanczos pass of downsampled decodes.
 @Suite struct BoxReducerTests {
-    func reduce(_ pixels: [UInt8], width: Int, height: Int, factor: Int, hasAlpha: Bool) -> BoxReducer {
-        var reducer = BoxReducer(width: width, height: height, factor: factor, hasAlpha: hasAlpha)
+    func reduce(_ pixels: [UInt8], width: Int, height: Int, factor: Int, hasAlpha: Bool,
+                channels: Int = 4) -> BoxReducer {
+        var reducer = BoxReducer(width: width, height: height, factor: factor, hasAlpha: hasAlpha, rowChannels: channels)
         pixels.withUnsafeBufferPointer { buffer in
-            for y in 0..<height { reducer.add(row: buffer.baseAddress! + y * width * 4) }
+            for y in 0..<height { reducer.add(row: buffer.baseAddress! + y * width * channels) }
         }
         return reducer
     }
@@ -38,5 +39,21 @@ import Testing
         #expect(BoxReducer.factor(width: 4000, height: 3000, target: (400, 300)) == 5)
         #expect(BoxReducer.factor(width: 700, height: 500, target: (400, 286)) == 1)
         #expect(BoxReducer.factor(width: 100_000, height: 100_000, target: (10, 10)) == 255)
+    }
+
+    /// Opaque grey and RGB rows, as PNG files hold them, reduce to what their RGBA expansion does.
+    @Test(arguments: [1, 3])
+    func greyAndRGBRowsMatchRGBA(channels: Int) {
+        var random = SeededGenerator(state: UInt64(channels))
+        let width = 23, height = 17
+        let source = (0..<(width * height * channels)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let rgba = (0..<(width * height)).flatMap { index -> [UInt8] in
+            let pixel = source[(index * channels)..<((index + 1) * channels)]
+            return channels == 1 ? [pixel.first!, pixel.first!, pixel.first!, 255] : Array(pixel) + [255]
+        }
+        let direct = reduce(source, width: width, height: height, factor: 3, hasAlpha: false, channels: channels)
+        let expanded = reduce(rgba, width: width, height: height, factor: 3, hasAlpha: false)
+        #expect(direct.outputWidth == 8 && direct.outputHeight == 6)
+        #expect(direct.pixels == expanded.pixels)
     }
 }

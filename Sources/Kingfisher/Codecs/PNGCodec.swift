@@ -39,7 +39,10 @@ enum PNGCodec {
         let width = decoder.width
         return try assemble(
             width: width, height: decoder.height, hasAlpha: decoder.hasAlpha, maxPixelSize: maxPixelSize,
+            reducerRowChannels: decoder.hasAlpha ? 4 : decoder.channels,
             reduce: { reducer in
+                // Opaque grey or RGB rows go to the reducer as they are.
+                guard decoder.hasAlpha else { return decoder.forEachFileRow { reducer.add(row: $1) } }
                 var row = [UInt8](repeating: 0, count: width * 4)
                 return row.withUnsafeMutableBufferPointer { row in
                     decoder.decodeRows(destination: { _ in row.baseAddress! }, row: { reducer.add(row: $0) })
@@ -96,17 +99,19 @@ enum PNGCodec {
     }
 
     /// Makes the decoded image, at most `maxPixelSize` on its longer side: rows go through a
-    /// ``BoxReducer`` (by `reduce`, when given) if that shrinks the image at least twofold, else
+    /// ``BoxReducer`` taking rows of `reducerRowChannels` bytes per pixel (by `reduce`, when
+    /// given) if that shrinks the image at least twofold, else
     /// `decodeWhole` fills full-size RGBA8 pixels; then a Lanczos pass gives the exact size.
     /// `nil` when `reduce` or `decodeWhole` returns `false`.
     private static func assemble(width: Int, height: Int, hasAlpha: Bool, maxPixelSize: Int?,
-                                 reduce: ((inout BoxReducer) throws -> Bool)?,
+                                 reducerRowChannels: Int = 4, reduce: ((inout BoxReducer) throws -> Bool)?,
                                  decodeWhole: (UnsafeMutablePointer<UInt8>) throws -> Bool) throws -> DecodedImage? {
         let target = maxPixelSize.map { DownsamplingTarget.fit(width: width, height: height, maxPixelSize: $0) }
         let factor = target.map { BoxReducer.factor(width: width, height: height, target: $0) } ?? 1
         var image: DecodedImage
         if factor > 1, let reduce {
-            var reducer = BoxReducer(width: width, height: height, factor: factor, hasAlpha: hasAlpha)
+            var reducer = BoxReducer(width: width, height: height, factor: factor, hasAlpha: hasAlpha,
+                                     rowChannels: reducerRowChannels)
             guard try reduce(&reducer) else { return nil }
             image = DecodedImage(width: reducer.outputWidth, height: reducer.outputHeight,
                                  frames: [ImageFrame(pixels: reducer.pixels)], hasAlpha: hasAlpha)

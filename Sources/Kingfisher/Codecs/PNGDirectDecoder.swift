@@ -11,7 +11,8 @@ struct PNGDirectDecoder {
     let width: Int
     let height: Int
     let hasAlpha: Bool
-    private let channels: Int
+    /// Bytes per pixel in the file's rows: 1 (grey), 2 (grey, alpha), 3 (RGB) or 4 (RGBA).
+    let channels: Int
     private let layout: PNGChunkLayout
 
     /// `nil` when `layout` is not a kind this decoder takes.
@@ -36,6 +37,16 @@ struct PNGDirectDecoder {
     /// or a row names an undefined filter.
     func decodeRows(destination: (Int) -> UnsafeMutablePointer<UInt8>,
                     row: (UnsafePointer<UInt8>) -> Void) -> Bool {
+        forEachFileRow { y, source in
+            let output = destination(y)
+            expand(source, to: output)
+            row(output)
+        }
+    }
+
+    /// Like ``decodeRows(destination:row:)``, but hands over each row (with its index) as the
+    /// file has it once unfiltered: `width` pixels of ``channels`` bytes.
+    func forEachFileRow(_ row: (Int, UnsafePointer<UInt8>) -> Void) -> Bool {
         let rowBytes = width * channels, stride = rowBytes + 1
         let (size, overflow) = stride.multipliedReportingOverflow(by: height)
         guard !overflow else { return false }
@@ -45,15 +56,13 @@ struct PNGDirectDecoder {
             (inflated + size).initialize(repeating: 0, count: slack)
             guard inflate(into: inflated, count: size) else { return false }
             for y in 0..<height where !PNGRowFilter.isValid(inflated[y * stride]) { return false }
-            unfilterRows(inflated, destination: destination, row: row)
+            unfilterRows(inflated, row: row)
             return true
         }
     }
 
-    /// Unfilters the inflated rows in place, top to bottom, expanding each to RGBA8 at
-    /// `destination(y)` and passing it to `row`.
-    private func unfilterRows(_ inflated: UnsafeMutablePointer<UInt8>, destination: (Int) -> UnsafeMutablePointer<UInt8>,
-                              row: (UnsafePointer<UInt8>) -> Void) {
+    /// Unfilters the inflated rows in place, top to bottom, passing each to `row`.
+    private func unfilterRows(_ inflated: UnsafeMutablePointer<UInt8>, row: (Int, UnsafePointer<UInt8>) -> Void) {
         let rowBytes = width * channels, stride = rowBytes + 1
         let zeros = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes + 4)
         defer { zeros.deallocate() }
@@ -62,9 +71,7 @@ struct PNGDirectDecoder {
         for y in 0..<height {
             let line = inflated + y * stride
             PNGRowFilter.undo(line[0], row: line + 1, previous: previous, count: rowBytes, bytesPerPixel: channels)
-            let output = destination(y)
-            expand(UnsafePointer(line + 1), to: output)
-            row(output)
+            row(y, UnsafePointer(line + 1))
             previous = UnsafePointer(line + 1)
         }
     }

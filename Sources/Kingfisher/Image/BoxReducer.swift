@@ -1,6 +1,7 @@
-/// Shrinks an RGBA8 image by an integer factor while its rows stream in, averaging each
-/// factor x factor block (alpha-weighted, so transparent pixels lend no colour; edge blocks
-/// average the pixels they have). A decoder feeds it row by row, so a large image is never
+/// Shrinks an image by an integer factor while its rows stream in, averaging each factor x
+/// factor block into RGBA8 (alpha-weighted, so transparent pixels lend no colour; edge blocks
+/// average the pixels they have). Rows are RGBA8, or for an opaque image also grey or RGB
+/// bytes as a decoder has them, which saves expanding every row first. A decoder feeds it row by row, so a large image is never
 /// held at full size; a Lanczos pass from the reduced image (kept at least twice the target)
 /// then gives the thumbnail, as Pillow's `thumbnail` does with its default `reducing_gap`.
 struct BoxReducer {
@@ -10,10 +11,12 @@ struct BoxReducer {
     let outputWidth: Int
     let outputHeight: Int
     private let hasAlpha: Bool
+    /// Bytes per pixel of the rows added: 4 (RGBA), or for opaque images 1 (grey) or 3 (RGB).
+    private let rowChannels: Int
     /// With alpha, per output column and channel: sums of the current block row, colour
     /// premultiplied.
     private var sums: [UInt32]
-    /// Without alpha, per source byte: sums down the current block row (at most 255 rows of
+    /// Without alpha, per byte of a source row: sums down the current block row (at most 255 rows of
     /// 255, so 16 bits hold them, and the adding vectorises along the row).
     private var columnSums: [UInt16]
     private var rowsInBlock = 0
@@ -28,8 +31,12 @@ struct BoxReducer {
         return min(255, max(1, ratio))
     }
 
-    init(width: Int, height: Int, factor: Int, hasAlpha: Bool) {
+    /// A reducer for rows of `rowChannels` bytes per pixel: 4 (RGBA8, the default), or when
+    /// `hasAlpha` is false also 1 (grey) or 3 (RGB).
+    init(width: Int, height: Int, factor: Int, hasAlpha: Bool, rowChannels: Int = 4) {
         precondition(factor >= 1 && factor <= 255)
+        precondition(rowChannels == 4 || (!hasAlpha && (rowChannels == 1 || rowChannels == 3)))
+        self.rowChannels = rowChannels
         self.width = width
         self.height = height
         self.factor = factor
@@ -37,11 +44,11 @@ struct BoxReducer {
         outputWidth = (width + factor - 1) / factor
         outputHeight = (height + factor - 1) / factor
         sums = [UInt32](repeating: 0, count: hasAlpha ? outputWidth * 4 : 0)
-        columnSums = [UInt16](repeating: 0, count: hasAlpha ? 0 : width * 4)
+        columnSums = [UInt16](repeating: 0, count: hasAlpha ? 0 : width * rowChannels)
         pixels = [UInt8](repeating: 0, count: outputWidth * outputHeight * 4)
     }
 
-    /// Adds the next source row (`width` RGBA8 pixels).
+    /// Adds the next source row (`width` pixels of `rowChannels` bytes).
     mutating func add(row: UnsafePointer<UInt8>) {
         let factor = self.factor, width = self.width
         if hasAlpha {
@@ -91,7 +98,7 @@ struct BoxReducer {
 
     /// Averages the column sums of an opaque image's block row.
     private mutating func emitOpaqueRow() {
-        let factor = self.factor, width = self.width, rows = UInt32(rowsInBlock)
+        let factor = self.factor, width = self.width, rows = UInt32(rowsInBlock), channels = rowChannels
         let base = outputRow * outputWidth * 4
         columnSums.withUnsafeMutableBufferPointer { columns in
             pixels.withUnsafeMutableBufferPointer { out in
@@ -100,16 +107,21 @@ struct BoxReducer {
                     let count = UInt32(end - start) * rows
                     var total = SIMD4<UInt32>(repeating: 0)
                     for x in start..<end {
-                        let j = x * 4
-                        total &+= SIMD4<UInt32>(UInt32(columns[j]), UInt32(columns[j + 1]), UInt32(columns[j + 2]),
-                                                UInt32(columns[j + 3]))
+                        let j = x * channels
+                        switch channels {
+                        case 1: total &+= SIMD4<UInt32>(repeating: UInt32(columns[j]))
+                        case 3: total &+= SIMD4<UInt32>(UInt32(columns[j]), UInt32(columns[j + 1]), UInt32(columns[j + 2]), 0)
+                        default:
+                            total &+= SIMD4<UInt32>(UInt32(columns[j]), UInt32(columns[j + 1]), UInt32(columns[j + 2]),
+                                                    UInt32(columns[j + 3]))
+                        }
                     }
                     let average = (total &+ count / 2) / count
                     let o = base + block * 4
                     out[o] = UInt8(truncatingIfNeeded: average[0])
                     out[o + 1] = UInt8(truncatingIfNeeded: average[1])
                     out[o + 2] = UInt8(truncatingIfNeeded: average[2])
-                    out[o + 3] = UInt8(truncatingIfNeeded: average[3])
+                    out[o + 3] = channels == 4 ? UInt8(truncatingIfNeeded: average[3]) : 255
                 }
                 for j in 0..<columns.count { columns[j] = 0 }
             }
