@@ -31,6 +31,7 @@ let package = Package(
             pkgConfig: "libdeflate",
             providers: [.apt(["libdeflate-dev"])]
         ),
+        .systemLibrary(name: "CLibFuzzer"),
         .systemLibrary(
             name: "CGif",
             providers: [.apt(["libgif-dev"])]
@@ -66,6 +67,14 @@ let package = Package(
             ],
             path: "Benchmarks/KingfisherBenchmark"
         ),
+        .target(
+            name: "KingfisherFuzzTargets",
+            dependencies: ["Kingfisher"]
+        ),
+        .executableTarget(
+            name: "kf-fuzz",
+            dependencies: ["KingfisherFuzzTargets", "CLibFuzzer"]
+        ),
         .executableTarget(
             name: "KingfisherCacheStress",
             dependencies: ["Kingfisher"],
@@ -75,6 +84,7 @@ let package = Package(
             name: "KingfisherTests",
             dependencies: [
                 "Kingfisher",
+                "KingfisherFuzzTargets",
                 "CDeflate",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,0 +1,14 @@
+import Foundation
+import Kingfisher
+
+/// Format detection plus a full decode of arbitrary bytes.
+enum DecodeFuzzing {
+    static func run(_ data: Data) {
+        _ = data.kf.imageFormat
+        FuzzTarget.expectingKingfisherErrors {
+            let image = try KingfisherImage.decode(
+                data: data, options: ImageCreatingOptions(maxPixelCount: FuzzTarget.maxPixelCount))
+            precondition(image.pixelWidth > 0 && image.pixelHeight > 0, "an empty image decoded")
+        }
+    }
+}

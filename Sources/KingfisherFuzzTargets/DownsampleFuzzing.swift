@@ -1,0 +1,16 @@
+import Foundation
+import Kingfisher
+
+/// A downsampled decode: the first byte sets the target's longer side (1 to 256 pixels), the
+/// rest is the image.
+enum DownsampleFuzzing {
+    static func run(_ data: Data) {
+        guard let first = data.first else { return }
+        let side = CGFloat(Int(first) + 1)
+        let processor = DownsamplingImageProcessor(size: CGSize(width: side, height: side))
+        let options = KingfisherParsedOptionsInfo([.maxPixelCount(FuzzTarget.maxPixelCount)])
+        if let image = processor.process(item: .data(data.dropFirst()), options: options) {
+            precondition(image.pixelWidth <= Int(side) && image.pixelHeight <= Int(side), "larger than the target")
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Kingfisher
+
+/// The fuzz targets: each takes arbitrary bytes, and must end without a crash, a leak, a hang
+/// or an error other than a ``KingfisherError``. `scripts/fuzz.sh` runs them under libFuzzer
+/// with AddressSanitizer (`kf-fuzz`); the test suite replays every input that once failed.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// Format detection and a full decode of any bytes.
+    case decode
+    /// A downsampled decode (the first byte picks the target size) of the remaining bytes.
+    case downsample
+    /// The `kf --processor` grammar, and the parsed chain run on a small image.
+    case processor
+    /// EXIF: the bytes as the payload of a JPEG's APP1 segment, decoded with its orientation.
+    case exif
+    /// The disk cache reading a cached file with the bytes as its contents.
+    case diskCache = "disk-cache"
+
+    /// The pixel limit for decoding fuzzed input: 4 megapixels, so that time goes into finding
+    /// paths rather than filling large buffers (the limit itself is tested separately).
+    static let maxPixelCount = 4_000_000
+
+    /// Runs the target on `data`; traps on anything that is not an image or a `KingfisherError`.
+    public func run(_ data: Data) {
+        switch self {
+        case .decode: DecodeFuzzing.run(data)
+        case .downsample: DownsampleFuzzing.run(data)
+        case .processor: ProcessorFuzzing.run(data)
+        case .exif: EXIFFuzzing.run(data)
+        case .diskCache: DiskCacheFuzzing.shared.run(data)
+        }
+    }
+
+    /// Runs `body`; any error other than a `KingfisherError` is a finding.
+    static func expectingKingfisherErrors(_ body: () throws -> Void) {
+        do {
+            try body()
+        } catch is KingfisherError {
+            return
+        } catch {
+            fatalError("an error that is not a KingfisherError: \(error)")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Fuzzes the library with libFuzzer and AddressSanitizer (leaks included).
+# Usage: scripts/fuzz.sh [SECONDS per target, default 60] [TARGET...]
+# Targets: decode downsample processor exif disk-cache (default: all).
+# Exits non-zero when any target crashes, leaks, times out (10 s per input) or exceeds 3 GB;
+# the input that did it is saved as Fuzz/findings/TARGET-crash-... (or leak-, timeout-, oom-).
+# The growing corpus is kept in .build/fuzz-corpus/TARGET; seeds come from the test fixtures.
+# A finding, once fixed, goes into Tests/KingfisherTests/Fixtures/fuzz/TARGET/ so the test suite
+# replays it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds="${1:-60}"
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then targets=(decode downsample processor exif disk-cache); fi
+
+scripts/install-deps.sh python3
+scratch=.build/fuzz
+echo "Building kf-fuzz with -sanitize=fuzzer,address (first build takes several minutes)..."
+swift build -c release --product kf-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld \
+    --scratch-path "$scratch" 2>&1 | grep -E "error|warning: .*Sources/|Compiling|Build" | tail -n 3
+binary="$(swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld \
+    --scratch-path "$scratch" --show-bin-path)/kf-fuzz"
+
+seeds=.build/fuzz-seeds
+python3 scripts/make_fuzz_seeds.py Tests/KingfisherTests/Fixtures Fuzz/processor-seeds.txt "$seeds"
+mkdir -p Fuzz/findings .build/fuzz-logs
+
+failed=()
+summary=()
+for target in "${targets[@]}"; do
+    corpus=".build/fuzz-corpus/$target"
+    log=".build/fuzz-logs/$target.log"
+    mkdir -p "$corpus"
+    regressions="Tests/KingfisherTests/Fixtures/fuzz/$target"
+    extra=()
+    if [ -d "$regressions" ]; then extra+=("$regressions"); fi
+    echo "Fuzzing $target for $seconds s (log: $log)"
+    status=0
+    KF_FUZZ_TARGET="$target" ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}" "$binary" \
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -print_final_stats=1 \
+        -artifact_prefix="Fuzz/findings/$target-" "$corpus" "$seeds/$target" "${extra[@]}" >"$log" 2>&1 || status=$?
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+    coverage=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -n 1 || echo "cov: ?")
+    if [ "$status" -ne 0 ]; then
+        failed+=("$target")
+        summary+=("$target: FAILED (exit $status) after $runs runs, $coverage; see $log and Fuzz/findings/")
+        grep -E "^==[0-9]+==ERROR|SUMMARY|Test unit written|Fatal error|Assertion" "$log" | head -n 8 || true
+    else
+        summary+=("$target: $runs runs, $coverage, corpus $(find "$corpus" -type f | wc -l) inputs, no finding")
+    fi
+done
+
+echo
+printf '%s\n' "${summary[@]}"
+if [ ${#failed[@]} -ne 0 ]; then
+    echo "fuzz: findings in ${failed[*]}" >&2
+    exit 1
+fi

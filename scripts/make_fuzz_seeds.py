@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora for scripts/fuzz.sh from the test fixtures.
+
+Usage: make_fuzz_seeds.py FIXTURES_DIR PROCESSOR_SEEDS_FILE OUT_DIR
+
+decode, disk-cache: every fixture image; downsample: each image behind a size byte;
+processor: one spec per line of the seeds file; exif: the APP1 (EXIF) payloads of the fixture
+JPEGs that have one.
+"""
+import pathlib
+import shutil
+import sys
+
+fixtures, processor_seeds, out = (pathlib.Path(a) for a in sys.argv[1:4])
+shutil.rmtree(out, ignore_errors=True)
+dirs = {name: out / name for name in ("decode", "downsample", "processor", "exif", "disk-cache")}
+for path in dirs.values():
+    path.mkdir(parents=True)
+
+images = sorted(p for p in fixtures.iterdir()
+                if p.suffix in (".jpg", ".png", ".gif", ".webp") and not p.name.endswith(".ref.png"))
+for index, image in enumerate(images):
+    data = image.read_bytes()
+    (dirs["decode"] / image.name).write_bytes(data)
+    (dirs["disk-cache"] / image.name).write_bytes(data)
+    (dirs["downsample"] / image.name).write_bytes(bytes([(index * 37) % 256]) + data)
+
+
+def app1_payloads(jpeg):
+    """The payloads of APP1 segments before the first scan."""
+    i = 2
+    while i + 4 <= len(jpeg) and jpeg[i] == 0xFF:
+        marker, length = jpeg[i + 1], int.from_bytes(jpeg[i + 2:i + 4], "big")
+        if marker == 0xDA:
+            break
+        if marker == 0xE1:
+            yield jpeg[i + 4:i + 2 + length]
+        i += 2 + length
+
+
+for image in images:
+    if image.suffix == ".jpg":
+        for n, payload in enumerate(app1_payloads(image.read_bytes())):
+            (dirs["exif"] / f"{image.stem}-{n}").write_bytes(payload)
+
+for n, line in enumerate(processor_seeds.read_text().splitlines()):
+    if line.strip():
+        (dirs["processor"] / f"spec-{n}").write_text(line)
+
+print(f"fuzz seeds: {', '.join(f'{name} {len(list(d.iterdir()))}' for name, d in dirs.items())}")
