@@ -1,16 +1,48 @@
 import Foundation
 import Kingfisher
 
-/// The processor grammar on arbitrary text; a chain that parses runs on a 16x16 image.
+/// Processors on arbitrary input, run on a 16x16 image. Input starting with 0xFF builds the
+/// library's processors directly from the following bytes read as `Double`s (NaN, infinities,
+/// huge and negative values included): the parameter ranges API callers can reach. Any other
+/// input is text for the `kf --processor` grammar.
 enum ProcessorFuzzing {
     private static let image = KingfisherImage(
         width: 16, height: 16, pixels: (0..<(16 * 16 * 4)).map { UInt8(truncatingIfNeeded: $0 &* 37) })
 
+    private static let options = KingfisherParsedOptionsInfo([.maxPixelCount(FuzzTarget.maxPixelCount)])
+
     static func run(_ data: Data) {
+        if data.first == 0xFF {
+            for processor in directProcessors(ParameterReader(data.dropFirst())) {
+                _ = processor.process(item: .image(image), options: options)
+            }
+            return
+        }
         let spec = String(decoding: data, as: UTF8.self)
         FuzzTarget.expectingKingfisherErrors {
             let processor = try ImageProcessorSpec.processor(from: spec)
-            _ = processor.process(item: .image(image), options: KingfisherParsedOptionsInfo(nil))
+            _ = processor.process(item: .image(image), options: options)
         }
+    }
+
+    private static func directProcessors(_ reader: ParameterReader) -> [any ImageProcessor] {
+        var next = reader
+        func value() -> CGFloat { next.next() }
+        func size() -> CGSize { CGSize(width: value(), height: value()) }
+        let modes: [ContentMode] = [.none, .aspectFit, .aspectFill]
+        return [
+            ResizingImageProcessor(referenceSize: size(), mode: modes[Int(next.byte()) % 3]),
+            CroppingImageProcessor(size: size(), anchor: CGPoint(x: value(), y: value())),
+            RoundCornerImageProcessor(cornerRadius: value(), targetSize: size()),
+            RoundCornerImageProcessor(radius: .widthFraction(value())),
+            BorderImageProcessor(border: Border(color: .red, lineWidth: value(), radius: .point(value()))),
+            BlurImageProcessor(blurRadius: value()),
+            DownsamplingImageProcessor(size: size()),
+            OverlayImageProcessor(overlay: KFCrossPlatformColor(red: value(), green: value(), blue: value(), alpha: value()),
+                                  fraction: value()),
+            ColorControlsProcessor(brightness: value(), contrast: value(), saturation: value(), inputEV: value()),
+            BlendImageProcessor(blendMode: CGBlendMode.allCases[Int(next.byte()) % CGBlendMode.allCases.count],
+                                alpha: value()),
+        ]
     }
 }

@@ -39,7 +39,7 @@ struct Process: ParsableCommand {
     func run() throws {
         let imageProcessor: any ImageProcessor
         do {
-            imageProcessor = try processor.map(ImageProcessorSpec.processor(from:)) ?? DefaultImageProcessor.default
+            imageProcessor = try processor.map { try ImageProcessorSpec.processor(from: $0) } ?? DefaultImageProcessor.default
         } catch {
             throw ValidationError("\(error)")
         }

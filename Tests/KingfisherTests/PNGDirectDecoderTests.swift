@@ -5,7 +5,7 @@ import Testing
 /// were encoded, and to what libspng decodes; files it does not take, or damaged ones, end as
 /// libspng ends them.
 @Suite struct PNGDirectDecoderTests {
-    let limit = PixelLimit(maxPixelCount: ImageCreatingOptions.defaultMaxPixelCount, format: .PNG)
+    let limit = DecodingLimits(maxPixelCount: ImageCreatingOptions.defaultMaxPixelCount, format: .PNG)
 
     func decode(_ bytes: [UInt8], maxPixelSize: Int? = nil) throws -> DecodedImage {
         try bytes.withUnsafeBytes { try PNGCodec.decode($0, options: ImageCreatingOptions(), maxPixelSize: maxPixelSize) }

@@ -1,17 +1,15 @@
 /// Reads the orientation tag from EXIF (TIFF-structured) metadata, with every offset checked
 /// against the buffer: EXIF arrives from the network and is as untrusted as the pixels.
 enum EXIFReader {
-    /// The largest EXIF block parsed; anything larger is ignored (orientation 1). 1 MiB.
-    static let maxEXIFSize = 1 << 20
-
     /// The orientation in a TIFF-structured block (`II*\0` or `MM\0*` header), or `.up` when the
-    /// block is malformed or has no orientation tag. A leading `Exif\0\0` is skipped.
-    static func orientation(tiff bytes: UnsafeRawBufferPointer) -> ImageOrientation {
+    /// block is malformed, has no orientation tag, or is larger than `maxByteCount` (ignored
+    /// unread). A leading `Exif\0\0` is skipped.
+    static func orientation(tiff bytes: UnsafeRawBufferPointer, maxByteCount: Int) -> ImageOrientation {
         var data = bytes
         if data.count >= 6, Array(data[0..<6]) == [0x45, 0x78, 0x69, 0x66, 0, 0] {
             data = UnsafeRawBufferPointer(rebasing: data[6...])
         }
-        guard data.count >= 8, data.count <= maxEXIFSize else { return .up }
+        guard data.count >= 8, data.count <= maxByteCount else { return .up }
         let littleEndian: Bool
         switch (data[0], data[1]) {
         case (0x49, 0x49): littleEndian = true
@@ -47,9 +45,10 @@ struct JPEGMetadata {
     /// Whether an Adobe APP14 segment is present: CMYK data is then stored inverted.
     var hasAdobeMarker = false
 
-    /// Walks the marker segments up to the first scan. Malformed segments end the walk; the
-    /// decoder reports real corruption itself.
-    init(jpeg bytes: UnsafeRawBufferPointer) {
+    /// Walks the marker segments up to the first scan, reading EXIF of at most
+    /// `maxEXIFByteCount` bytes. Malformed segments end the walk; the decoder reports real
+    /// corruption itself.
+    init(jpeg bytes: UnsafeRawBufferPointer, maxEXIFByteCount: Int) {
         var pos = 2
         while pos + 4 <= bytes.count {
             guard bytes[pos] == 0xFF else { return }
@@ -62,7 +61,7 @@ struct JPEGMetadata {
             guard length >= 2, end <= bytes.count else { return }
             let segment = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
             if marker == 0xE1, segment.count > 6, Array(segment[0..<6]) == [0x45, 0x78, 0x69, 0x66, 0, 0] {
-                orientation = EXIFReader.orientation(tiff: segment)
+                orientation = EXIFReader.orientation(tiff: segment, maxByteCount: maxEXIFByteCount)
             } else if marker == 0xEE, segment.count >= 5, Array(segment[0..<5]) == Array("Adobe".utf8) {
                 hasAdobeMarker = true
             }

@@ -55,7 +55,7 @@ enum GIFDecoder {
     }
 
     private static func readFrames(_ gif: UnsafeMutablePointer<GifFileType>, options: ImageCreatingOptions) throws -> DecodedImage {
-        let limit = PixelLimit(maxPixelCount: options.maxPixelCount, format: format)
+        let limit = DecodingLimits(options, format: format)
         var canvas = CompositingCanvas(width: Int(gif.pointee.SWidth), height: Int(gif.pointee.SHeight))
         if canvas.width > 0 && canvas.height > 0 {
             try limit.check(width: canvas.width, height: canvas.height)

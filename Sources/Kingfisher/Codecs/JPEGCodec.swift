@@ -20,9 +20,10 @@ enum JPEGCodec {
         if tjDecompressHeader3(handle, source, UInt(bytes.count), &width, &height, &subsampling, &colorspace) != 0 {
             throw decodingError(handle, bytes: bytes)
         }
-        try PixelLimit(maxPixelCount: options.maxPixelCount, format: format).check(width: Int(width), height: Int(height))
+        let limits = DecodingLimits(options, format: format)
+        try limits.check(width: Int(width), height: Int(height))
 
-        let metadata = JPEGMetadata(jpeg: bytes)
+        let metadata = JPEGMetadata(jpeg: bytes, maxEXIFByteCount: limits.maxEXIFByteCount)
         var target = (width: Int(width), height: Int(height))
         if let maxPixelSize {
             target = DownsamplingTarget.fit(storedWidth: target.width, height: target.height,

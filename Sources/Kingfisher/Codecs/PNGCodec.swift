@@ -24,11 +24,11 @@ enum PNGCodec {
     /// held at full size: an interlaced image is the exception) and a Lanczos pass makes the
     /// final size.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
-        let limit = PixelLimit(maxPixelCount: options.maxPixelCount, format: format)
+        let limit = DecodingLimits(options, format: format)
         if let layout = PNGChunkLayout(bytes), let decoder = PNGDirectDecoder(layout) {
             try limit.check(width: decoder.width, height: decoder.height)
             if var image = try decodeDirectly(decoder, maxPixelSize: maxPixelSize) {
-                image.applyOrientation(layout.exif.map { EXIFReader.orientation(tiff: $0) } ?? .up)
+                image.applyOrientation(layout.exif.map { EXIFReader.orientation(tiff: $0, maxByteCount: limit.maxEXIFByteCount) } ?? .up)
                 return image
             }
         }
@@ -54,7 +54,7 @@ enum PNGCodec {
     }
 
     /// The libspng path alone (tests compare it with ``PNGDirectDecoder``'s).
-    static func decodeWithLibspng(_ bytes: UnsafeRawBufferPointer, limit: PixelLimit,
+    static func decodeWithLibspng(_ bytes: UnsafeRawBufferPointer, limit: DecodingLimits,
                                           maxPixelSize: Int?) throws -> DecodedImage {
         // zlib's Adler-32 stays checked: libspng stops reading the last IDAT chunk once the
         // image is complete, so that chunk's CRC is never compared.
@@ -94,7 +94,7 @@ enum PNGCodec {
                 return failure == 0
             })
         guard image != nil else { throw error(failure) }
-        image!.applyOrientation(exifOrientation(ctx))
+        image!.applyOrientation(exifOrientation(ctx, maxByteCount: limit.maxEXIFByteCount))
         return image!
     }
 
@@ -143,10 +143,10 @@ enum PNGCodec {
         }
     }
 
-    private static func exifOrientation(_ ctx: OpaquePointer) -> ImageOrientation {
+    private static func exifOrientation(_ ctx: OpaquePointer, maxByteCount: Int) -> ImageOrientation {
         var exif = spng_exif()
         guard spng_get_exif(ctx, &exif) == 0, let data = exif.data, exif.length > 0 else { return .up }
-        return EXIFReader.orientation(tiff: UnsafeRawBufferPointer(start: data, count: exif.length))
+        return EXIFReader.orientation(tiff: UnsafeRawBufferPointer(start: data, count: exif.length), maxByteCount: maxByteCount)
     }
 
     /// Encodes the first frame as an 8-bit PNG: RGBA when any pixel is non-opaque, else RGB.

@@ -39,7 +39,7 @@ enum WebPCodec {
         var features = WebPBitstreamFeatures()
         let status = WebPGetFeatures(input, bytes.count, &features)
         guard status == VP8_STATUS_OK else { throw error(status, bytes: bytes) }
-        let orientation = exifOrientation(bytes)
+        let orientation = exifOrientation(bytes, maxByteCount: options.maxEXIFByteCount)
         var image = features.has_animation != 0
             ? try decodeAnimation(bytes, options: options)
             : try decodeStill(bytes, features: features, orientation: orientation, options: options,
@@ -57,7 +57,7 @@ enum WebPCodec {
         options: ImageCreatingOptions, maxPixelSize: Int?
     ) throws -> DecodedImage {
         let width = Int(features.width), height = Int(features.height)
-        try PixelLimit(maxPixelCount: options.maxPixelCount, format: format).check(width: width, height: height)
+        try DecodingLimits(options, format: format).check(width: width, height: height)
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw corrupted("libwebp version mismatch") }
         // Lossy frames filter in a second thread while the next rows decode (as libvips asks).
@@ -103,7 +103,7 @@ enum WebPCodec {
         guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { throw corrupted("invalid animation header") }
         let width = Int(info.canvas_width), height = Int(info.canvas_height)
         let frameCount = options.onlyFirstFrame ? 1 : Int(info.frame_count)
-        try PixelLimit(maxPixelCount: options.maxPixelCount, format: format)
+        try DecodingLimits(options, format: format)
             .check(width: width, height: height, frameCount: frameCount)
         var frames: [ImageFrame] = []
         frames.reserveCapacity(frameCount)
@@ -126,7 +126,7 @@ enum WebPCodec {
     }
 
     /// The orientation in the EXIF chunk of an extended (VP8X) file whose flags announce one.
-    private static func exifOrientation(_ bytes: UnsafeRawBufferPointer) -> ImageOrientation {
+    private static func exifOrientation(_ bytes: UnsafeRawBufferPointer, maxByteCount: Int) -> ImageOrientation {
         let exifFlag: UInt8 = 0x08
         guard bytes.count > 30, Array(bytes[12..<16]) == Array("VP8X".utf8), bytes[20] & exifFlag != 0 else { return .up }
         var data = WebPData(bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size: bytes.count)
@@ -135,7 +135,8 @@ enum WebPCodec {
         var iterator = WebPChunkIterator()
         guard WebPDemuxGetChunk(demuxer, "EXIF", 1, &iterator) != 0 else { return .up }
         defer { WebPDemuxReleaseChunkIterator(&iterator) }
-        return EXIFReader.orientation(tiff: UnsafeRawBufferPointer(start: iterator.chunk.bytes, count: iterator.chunk.size))
+        return EXIFReader.orientation(tiff: UnsafeRawBufferPointer(start: iterator.chunk.bytes, count: iterator.chunk.size),
+                                      maxByteCount: maxByteCount)
     }
 
     // MARK: Encoding

@@ -30,6 +30,9 @@ public enum KingfisherError: Error, Sendable {
         case tooManyPixels(format: ImageFormat, width: Int, height: Int, frameCount: Int, limit: Int)
         /// Encoding an image into `format` failed; `detail` says why. Code 6007.
         case encodingFailed(format: ImageFormat, detail: String)
+        /// The animation has more frames than the allowed limit (`frameCount` is how many were
+        /// found before refusing: for GIF, the limit plus one). Code 6008.
+        case tooManyFrames(format: ImageFormat, frameCount: Int, limit: Int)
 
         /// The error code within the `com.onevcat.Kingfisher.Error` domain.
         public var errorCode: Int {
@@ -41,6 +44,7 @@ public enum KingfisherError: Error, Sendable {
             case .truncatedData: return 6005
             case .tooManyPixels: return 6006
             case .encodingFailed: return 6007
+            case .tooManyFrames: return 6008
             }
         }
 
@@ -62,6 +66,8 @@ public enum KingfisherError: Error, Sendable {
                 return "The \(format) image is \(width)x\(height)\(frames) pixels, over the limit of \(limit) pixels."
             case .encodingFailed(let format, let detail):
                 return "Encoding the image as \(format) failed: \(detail)."
+            case .tooManyFrames(let format, let frameCount, let limit):
+                return "The \(format) animation has \(frameCount) frames, over the limit of \(limit) frames."
             }
         }
     }

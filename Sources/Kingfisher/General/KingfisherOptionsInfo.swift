@@ -17,6 +17,9 @@ public enum KingfisherOptionsInfoItem: Sendable {
     /// The largest image accepted, in pixels (width x height x frames); larger images are refused
     /// from their header. Default ``ImageCreatingOptions/defaultMaxPixelCount`` (100 000 000).
     case maxPixelCount(Int)
+    /// The most frames an animated image may have; more are refused.
+    /// Default ``ImageCreatingOptions/defaultMaxFrameCount`` (5 000).
+    case maxFrameCount(Int)
     /// How images are turned into bytes for the disk cache and back. Default
     /// ``DefaultCacheSerializer/default``.
     case cacheSerializer(any CacheSerializer)
@@ -103,6 +106,8 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     public var onlyLoadFirstFrame = false
     /// See ``KingfisherOptionsInfoItem/maxPixelCount(_:)``. Default 100 000 000.
     public var maxPixelCount = ImageCreatingOptions.defaultMaxPixelCount
+    /// See ``KingfisherOptionsInfoItem/maxFrameCount(_:)``. Default 5 000.
+    public var maxFrameCount = ImageCreatingOptions.defaultMaxFrameCount
     /// See ``KingfisherOptionsInfoItem/cacheSerializer(_:)``. Default ``DefaultCacheSerializer/default``.
     public var cacheSerializer: any CacheSerializer = DefaultCacheSerializer.default
 
@@ -176,6 +181,7 @@ public struct KingfisherParsedOptionsInfo: Sendable {
             case .preloadAllAnimationData: preloadAllAnimationData = true
             case .onlyLoadFirstFrame: onlyLoadFirstFrame = true
             case .maxPixelCount(let value): maxPixelCount = value
+            case .maxFrameCount(let value): maxFrameCount = value
             case .cacheSerializer(let value): cacheSerializer = value
             case .targetCache(let value): targetCache = value
             case .originalCache(let value): originalCache = value
@@ -222,6 +228,7 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     /// The decoding options these options imply.
     public var imageCreatingOptions: ImageCreatingOptions {
         ImageCreatingOptions(scale: scaleFactor, preloadAll: preloadAllAnimationData,
-                             onlyFirstFrame: onlyLoadFirstFrame, maxPixelCount: maxPixelCount)
+                             onlyFirstFrame: onlyLoadFirstFrame, maxPixelCount: maxPixelCount,
+                             maxFrameCount: maxFrameCount)
     }
 }

@@ -1,10 +1,14 @@
 import Foundation
 
 /// Options for creating an image from data, as Kingfisher's `ImageCreatingOptions`, plus the
-/// pixel limit that protects against decompression bombs.
+/// limits that protect against decompression bombs and other hostile files.
 public struct ImageCreatingOptions: Sendable {
     /// The default pixel limit: 100 megapixels (400 MB of RGBA), all frames of an animation counted.
     public static let defaultMaxPixelCount = 100_000_000
+    /// The default frame limit: 5 000 frames (over three minutes at 25 frames a second).
+    public static let defaultMaxFrameCount = 5_000
+    /// The default EXIF limit: 1 MiB (a JPEG's EXIF segment holds at most 64 KiB).
+    public static let defaultMaxEXIFByteCount = 1 << 20
 
     /// The scale of the created image. Default 1.
     public var scale: CGFloat
@@ -19,6 +23,13 @@ public struct ImageCreatingOptions: Sendable {
     /// are refused from their header, before any pixel buffer is allocated.
     /// Default ``defaultMaxPixelCount`` (100 000 000).
     public var maxPixelCount: Int
+    /// The most frames an animated image may have; more are refused with `tooManyFrames` (from
+    /// the header for WebP, when the next frame starts for GIF) however small they are.
+    /// Default ``defaultMaxFrameCount`` (5 000).
+    public var maxFrameCount: Int
+    /// The largest EXIF block read (for the orientation); a larger one is ignored, leaving the
+    /// image as stored. Default ``defaultMaxEXIFByteCount`` (1 MiB).
+    public var maxEXIFByteCount: Int
 
     /// Creates options; every parameter defaults as documented on its property.
     public init(
@@ -26,12 +37,16 @@ public struct ImageCreatingOptions: Sendable {
         duration: TimeInterval = 0.0,
         preloadAll: Bool = false,
         onlyFirstFrame: Bool = false,
-        maxPixelCount: Int = ImageCreatingOptions.defaultMaxPixelCount
+        maxPixelCount: Int = ImageCreatingOptions.defaultMaxPixelCount,
+        maxFrameCount: Int = ImageCreatingOptions.defaultMaxFrameCount,
+        maxEXIFByteCount: Int = ImageCreatingOptions.defaultMaxEXIFByteCount
     ) {
         self.scale = scale
         self.duration = duration
         self.preloadAll = preloadAll
         self.onlyFirstFrame = onlyFirstFrame
         self.maxPixelCount = maxPixelCount
+        self.maxFrameCount = maxFrameCount
+        self.maxEXIFByteCount = maxEXIFByteCount
     }
 }

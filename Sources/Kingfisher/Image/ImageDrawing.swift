@@ -35,9 +35,14 @@ extension KingfisherWrapper where Base: KingfisherImage {
     // MARK: Cropping
 
     /// The part of the image of `size` points placed at `anchor` (clamped to 0…1; (0.5, 0.5) is
-    /// the centre), limited to the image.
+    /// the centre), limited to the image. A size or anchor that is not finite leaves the image
+    /// as it is.
     public func crop(to size: CGSize, anchorOn anchor: CGPoint) -> KFCrossPlatformImage {
+        guard size.width.isFinite, size.height.isFinite, anchor.x.isFinite, anchor.y.isFinite else { return base }
         let rect = self.size.kf.constrainedRect(for: size, anchor: anchor)
+        guard !rect.isNull, rect.minX.isFinite, rect.minY.isFinite, rect.width.isFinite, rect.height.isFinite else {
+            return base
+        }
         let x = max(0, Int((rect.minX * base.scale).rounded()))
         let y = max(0, Int((rect.minY * base.scale).rounded()))
         let width = min(base.pixelWidth - x, Int((rect.width * base.scale).rounded()))
@@ -61,10 +66,12 @@ extension KingfisherWrapper where Base: KingfisherImage {
 
     /// The image blurred like a Gaussian of standard deviation `radius` pixels (at least 2), by
     /// three box blurs of width d = ⌊radius · 3√(2π) / 4 + 0.5⌋ (made odd), as Kingfisher does;
-    /// one pass for radii under 0.5, two under 1.5.
+    /// one pass for radii under 0.5, two under 1.5. Radii over
+    /// ``BlurImageProcessor/maxBlurRadius`` blur as that radius; a radius that is not finite or
+    /// not positive leaves the image as it is.
     public func blurred(withRadius radius: CGFloat) -> KFCrossPlatformImage {
         guard radius.isFinite, radius > 0 else { return base }
-        let s = Double(max(radius, 2))
+        let s = Double(min(max(radius, 2), BlurImageProcessor.maxBlurRadius))
         var boxSize = Int((s * 3 * (2 * Double.pi).squareRoot() / 4 + 0.5).rounded(.down))
         if boxSize % 2 == 0 { boxSize += 1 }
         let passes = radius < 0.5 ? 1 : (radius < 1.5 ? 2 : 3)

@@ -19,18 +19,26 @@ public enum ImageProcessorSpec {
           blend(MODE[,ALPHA][,#BG])        BlendImageProcessor (MODE: \(CGBlendMode.allCases.map(\.name).joined(separator: ", ")))
         """
 
-    /// Limits on spec arguments: sizes up to 100 000 points, radii up to 10 000 points, blur
-    /// radius up to 1 000 points.
-    static let maxSize: CGFloat = 100_000
-    static let maxRadius: CGFloat = 10_000
-    static let maxBlurRadius: CGFloat = 1_000
+    /// The largest size argument: 100 000 points a side (the output must also stay within the
+    /// options' `maxPixelCount` when the processor runs).
+    public static let maxSize: CGFloat = 100_000
+    /// The largest corner radius or border width: 10 000 points.
+    public static let maxRadius: CGFloat = 10_000
+    /// The largest blur radius: ``BlurImageProcessor/maxBlurRadius`` (1 000).
+    public static let maxBlurRadius: CGFloat = BlurImageProcessor.maxBlurRadius
+    /// The default most steps in one spec: 32.
+    public static let defaultMaxStepCount = 32
 
-    /// The processors of `spec`, in order.
+    /// The processors of `spec`, in order; a spec of more than `maxStepCount` steps (default
+    /// ``defaultMaxStepCount``) is refused before any step is parsed.
     ///
     /// - Throws: ``KingfisherError/ProcessorErrorReason/invalidProcessorSpec(spec:detail:)``.
-    public static func processors(from spec: String) throws -> [any ImageProcessor] {
+    public static func processors(from spec: String, maxStepCount: Int = defaultMaxStepCount) throws -> [any ImageProcessor] {
         let steps = spec.components(separatedBy: "|>").map { $0.trimmingCharacters(in: .whitespaces) }
         guard !spec.trimmingCharacters(in: .whitespaces).isEmpty else { throw invalid(spec, "it is empty") }
+        guard steps.count <= maxStepCount else {
+            throw invalid(String(spec.prefix(200)), "it has \(steps.count) steps, over the limit of \(maxStepCount)")
+        }
         return try steps.map { step in
             do {
                 return try parseStep(step)
@@ -40,11 +48,12 @@ public enum ImageProcessorSpec {
         }
     }
 
-    /// One processor running every step of `spec` in order (`a |> b |> …`).
+    /// One processor running every step of `spec` in order (`a |> b |> …`), at most
+    /// `maxStepCount` of them (default ``defaultMaxStepCount``).
     ///
     /// - Throws: ``KingfisherError/ProcessorErrorReason/invalidProcessorSpec(spec:detail:)``.
-    public static func processor(from spec: String) throws -> any ImageProcessor {
-        let all = try processors(from: spec)
+    public static func processor(from spec: String, maxStepCount: Int = defaultMaxStepCount) throws -> any ImageProcessor {
+        let all = try processors(from: spec, maxStepCount: maxStepCount)
         return all.dropFirst().reduce(all[0]) { $0 |> $1 }
     }
 

@@ -49,6 +49,8 @@ final class DownloadFetch: IdleTimed {
     private let state: Mutex<State>
     /// Seconds without progress (a response head or a body chunk) before the fetch fails.
     private let idleTimeout: TimeInterval
+    /// Seconds from the start before the fetch fails however it progresses; 0 or less: none.
+    private let durationLimit: TimeInterval
 
     /// Reports progress and the outcome to `operation`.
     init(operation: DownloadOperation, downloader: ImageDownloader) {
@@ -57,6 +59,7 @@ final class DownloadFetch: IdleTimed {
         limit = downloader.maximumResponseDataSize
         state = Mutex(State(request: operation.request))
         idleTimeout = operation.request.timeoutInterval > 0 ? operation.request.timeoutInterval : downloader.downloadTimeout
+        durationLimit = downloader.maximumDownloadDuration
     }
 
     func start() {
@@ -68,8 +71,9 @@ final class DownloadFetch: IdleTimed {
     }
 
     func checkIdle(now: ContinuousClock.Instant) {
+        let overDuration = durationLimit > 0 && (now - started).seconds >= durationLimit
         let expired = state.withLock { state in
-            !state.ended && !state.timedOut && (now - state.lastActivity).seconds >= idleTimeout
+            !state.ended && !state.timedOut && (overDuration || (now - state.lastActivity).seconds >= idleTimeout)
         }
         if expired { timeOut() }
     }

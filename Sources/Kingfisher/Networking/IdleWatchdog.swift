@@ -1,9 +1,9 @@
 import Foundation
 import Synchronization
 
-/// Work that fails when it makes no progress for too long: a running download.
+/// Work that fails when it makes no progress for too long, or runs too long: a download.
 protocol IdleTimed: AnyObject, Sendable {
-    /// Ends the work if it has been idle past its timeout at `now`.
+    /// Ends the work if at `now` it has been idle past its timeout or running past its limit.
     func checkIdle(now: ContinuousClock.Instant)
 }
 

@@ -20,6 +20,7 @@ public final class ImageDownloader: Sendable {
 
     private struct Settings: Sendable {
         var downloadTimeout: TimeInterval = 15
+        var maximumDownloadDuration: TimeInterval = 120
         var maximumConcurrentDownloads = 16
         var redirectLimit = 10
         var maximumResponseDataSize = ImageDownloader.defaultMaximumResponseDataSize
@@ -72,6 +73,15 @@ public final class ImageDownloader: Sendable {
     public var downloadTimeout: TimeInterval {
         get { settings.withLock { $0.downloadTimeout } }
         set { settings.withLock { $0.downloadTimeout = newValue } }
+    }
+
+    /// Seconds a download may take in all (redirects included) before it fails with a timeout,
+    /// however steadily bytes arrive: a server trickling a body a byte at a time never trips
+    /// ``downloadTimeout``. 0 or less: no limit. Default 120 (like URLSession's
+    /// `timeoutIntervalForResource`, which Kingfisher leaves at 7 days).
+    public var maximumDownloadDuration: TimeInterval {
+        get { settings.withLock { $0.maximumDownloadDuration } }
+        set { settings.withLock { $0.maximumDownloadDuration = newValue } }
     }
 
     /// Downloads running at once; more wait, highest priority first. Default 16. (Connections

@@ -1,0 +1,16 @@
+import Foundation
+
+/// Reads fuzzed bytes as parameters, eight bytes per `Double` (zeros once they run out).
+struct ParameterReader {
+    private var bytes: Data.SubSequence
+
+    init(_ bytes: Data.SubSequence) { self.bytes = bytes }
+
+    mutating func byte() -> UInt8 { bytes.popFirst() ?? 0 }
+
+    mutating func next() -> CGFloat {
+        var pattern: UInt64 = 0
+        for _ in 0..<8 { pattern = pattern << 8 | UInt64(byte()) }
+        return CGFloat(Double(bitPattern: pattern))
+    }
+}

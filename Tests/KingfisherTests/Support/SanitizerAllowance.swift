@@ -1,0 +1,12 @@
+import Foundation
+
+/// How much slower and larger code runs under a sanitizer: `scripts/sanitize.sh` sets
+/// `KF_SANITIZER`, and tests multiply their time and memory bounds by these (1 otherwise), so
+/// a bound still catches a decompression bomb being allocated while sanitizer overhead passes.
+enum SanitizerAllowance {
+    static let isActive = ProcessInfo.processInfo.environment["KF_SANITIZER"] != nil
+    /// ThreadSanitizer slows code 5-15x, AddressSanitizer about 2x.
+    static let time = isActive ? 10 : 1
+    /// Both map shadow memory: ~80 MB for the tiny kf process under ThreadSanitizer.
+    static let memory = isActive ? 4 : 1
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs the whole Swift test suite under ThreadSanitizer and/or AddressSanitizer (every target,
+# C and C++ dependencies included, is built with the sanitizer; each in its own build directory).
+# Usage: scripts/sanitize.sh [thread|address ...]   (default: thread address)
+# Exits non-zero when a test fails or the sanitizer reports anything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sanitizers=("$@")
+if [ ${#sanitizers[@]} -eq 0 ]; then sanitizers=(thread address); fi
+
+scripts/install-deps.sh
+for sanitizer in "${sanitizers[@]}"; do
+    case "$sanitizer" in
+        thread | address) ;;
+        *) echo "sanitize: unknown sanitizer '$sanitizer' (thread or address)" >&2; exit 64 ;;
+    esac
+    scratch=".build/sanitize-$sanitizer"
+    echo "Building the tests with --sanitize=$sanitizer (first build takes several minutes)..."
+    swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" 2>&1 | tail -n 1
+    echo "Running the tests under the $sanitizer sanitizer..."
+    # halt_on_error: the first report fails the run with the report on top.
+    # KF_SANITIZER widens the tests' time and memory bounds (Tests/.../SanitizerAllowance.swift).
+    KF_SANITIZER="$sanitizer" TSAN_OPTIONS="halt_on_error=1:${TSAN_OPTIONS:-}" ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" \
+        swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch"
+done
