@@ -41,7 +41,7 @@ enum WebPCodec {
         guard status == VP8_STATUS_OK else { throw error(status, bytes: bytes) }
         let orientation = exifOrientation(bytes, maxByteCount: options.maxEXIFByteCount)
         var image = features.has_animation != 0
-            ? try decodeAnimation(bytes, options: options)
+            ? try decodeAnimation(bytes, features: features, options: options)
             : try decodeStill(bytes, features: features, orientation: orientation, options: options,
                               maxPixelSize: maxPixelSize)
         if let maxPixelSize, features.has_animation != 0 {
@@ -88,7 +88,12 @@ enum WebPCodec {
                             hasAlpha: features.has_alpha != 0)
     }
 
-    private static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions) throws -> DecodedImage {
+    private static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, features: WebPBitstreamFeatures,
+                                        options: ImageCreatingOptions) throws -> DecodedImage {
+        // libwebp allocates the whole canvas when the decoder is made: check its size (from the
+        // VP8X header) first; the frame count is known only once the decoder exists.
+        let limits = DecodingLimits(options, format: format)
+        try limits.check(width: Int(features.width), height: Int(features.height))
         var decoderOptions = WebPAnimDecoderOptions()
         guard WebPAnimDecoderOptionsInit(&decoderOptions) != 0 else { throw corrupted("libwebp version mismatch") }
         decoderOptions.color_mode = MODE_RGBA
@@ -103,8 +108,7 @@ enum WebPCodec {
         guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { throw corrupted("invalid animation header") }
         let width = Int(info.canvas_width), height = Int(info.canvas_height)
         let frameCount = options.onlyFirstFrame ? 1 : Int(info.frame_count)
-        try DecodingLimits(options, format: format)
-            .check(width: width, height: height, frameCount: frameCount)
+        try limits.check(width: width, height: height, frameCount: frameCount)
         var frames: [ImageFrame] = []
         frames.reserveCapacity(frameCount)
         var previousTimestamp: Int32 = 0
