@@ -72,25 +72,69 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
                                               headers: headers, body: request.httpBody.map { .bytes($0) })
         } catch {
             receiver.didComplete(with: error)
-            return Exchange(task: nil)
+            return Exchange()
         }
-        let task = client(acceptingUntrustedCertificates: acceptingUntrustedCertificates)
-            .execute(request: outgoing, delegate: ResponseForwarder(url: outgoing.url, receiver: receiver))
+        let exchange = Exchange()
+        send(outgoing, on: client(acceptingUntrustedCertificates: acceptingUntrustedCertificates), exchange: exchange,
+             receiver: receiver, retries: outgoing.method == .GET || outgoing.method == .HEAD ? 1 : 0)
+        return exchange
+    }
+
+    /// Sends `outgoing`; when it fails before any response because the pooled connection it
+    /// went out on turned out closed (a server may close a kept-alive connection at any moment,
+    /// or right after a response it got wrong), sends it again up to `retries` times, as
+    /// browsers do for idempotent requests.
+    private func send(_ outgoing: HTTPClient.Request, on client: HTTPClient, exchange: Exchange,
+                      receiver: any TransportExchangeReceiver, retries: Int) {
+        let forwarder = ResponseForwarder(url: outgoing.url, receiver: receiver)
+        let task = client.execute(request: outgoing, delegate: forwarder)
+        exchange.run(task)
         task.futureResult.whenComplete { result in
             switch result {
-            case .success: receiver.didComplete(with: nil)
-            case .failure(let error): receiver.didComplete(with: error)
+            case .success:
+                receiver.didComplete(with: nil)
+            case .failure(let error):
+                if retries > 0, !forwarder.receivedResponse, !exchange.isCancelled, Self.isClosedConnection(error) {
+                    self.send(outgoing, on: client, exchange: exchange, receiver: receiver, retries: retries - 1)
+                } else {
+                    receiver.didComplete(with: error)
+                }
             }
         }
-        return Exchange(task: task)
     }
 
-    private struct Exchange: TransportExchange {
-        let task: HTTPClient.Task<Void>?
-        func cancel() { task?.cancel() }
+    /// Whether `error` says the connection was closed under the request.
+    private static func isClosedConnection(_ error: any Error) -> Bool {
+        if let error = error as? ChannelError {
+            return error == .ioOnClosedChannel || error == .eof || error == .outputClosed || error == .alreadyClosed
+        }
+        return (error as? HTTPClientError) == .remoteConnectionClosed
     }
 
-    /// The receiver stopped the exchange.
+    /// The exchange's current request (a retry replaces it); cancelling reaches whichever runs.
+    private final class Exchange: TransportExchange, Sendable {
+        private let state = Mutex<(task: HTTPClient.Task<Void>?, cancelled: Bool)>((nil, false))
+
+        var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+        /// Makes `task` the one a cancel reaches (cancelling it at once if the exchange already was).
+        func run(_ task: HTTPClient.Task<Void>) {
+            let cancelled = state.withLock { state in
+                state.task = task
+                return state.cancelled
+            }
+            if cancelled { task.cancel() }
+        }
+
+        func cancel() {
+            let task = state.withLock { state in
+                state.cancelled = true
+                return state.task
+            }
+            task?.cancel()
+        }
+    }
+
     private struct Stopped: Error {}
 
     /// Hands AsyncHTTPClient's event-loop callbacks to the receiver, with no hop in between.
@@ -98,6 +142,10 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
         typealias Response = Void
         let url: URL
         let receiver: any TransportExchangeReceiver
+        private let responded = Atomic(false)
+
+        /// Whether a response head arrived (after which the request is never sent again).
+        var receivedResponse: Bool { responded.load(ordering: .acquiring) }
 
         init(url: URL, receiver: any TransportExchangeReceiver) {
             self.url = url
@@ -105,6 +153,7 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
         }
 
         func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+            responded.store(true, ordering: .releasing)
             let response = TransportResponse(url: url, statusCode: Int(head.status.code),
                                              httpVersion: "HTTP/\(head.version.major).\(head.version.minor)",
                                              headerFields: head.headers.map { ($0.name, $0.value) })

@@ -16,6 +16,9 @@ import Synchronization
 /// - `/redirect/<n>/<fixture>`: n redirects, then the image; `/loop`: redirects to itself
 /// - `/flaky/<n>/<fixture>`: 503 for the first n requests of that path, then the image
 /// - `/html`: an HTML error page with status 200; `/big`: a 64 MB body; `/hang`: never answers
+/// - faults: `/reset/<fixture>` half the body, then a TCP reset; `/overlong/<fixture>` a
+///   Content-Length 1000 bytes past the body, then the connection closes; `/underlong/<fixture>`
+///   a Content-Length of half the body, then the whole body; `/noresponse` closes on the request
 /// Every request is counted per path; request headers are recorded; a response the client
 /// abandoned (connection closed before the end) is counted as aborted.
 final class TestHTTPServer: Sendable {
@@ -216,8 +219,31 @@ final class TestHTTPServer: Sendable {
                 writeChunks(Data(repeating: 0xFF, count: 64 << 20), from: 0, chunk: 1 << 20, interval: 1, context: context, path: path)
             case "hang":
                 streaming = path
+            case "reset", "overlong", "underlong":
+                guard parts.count == 2, let data = fixture(parts[1]) else { return send(404, "no such fixture", context, path) }
+                sendFault(parts[0], data, context, path)
+            case "noresponse":
+                context.close(promise: nil)
             default:
                 send(404, "not found", context, path)
+            }
+        }
+
+        /// Writes a response that breaks HTTP as `kind` says (see the endpoint list).
+        private func sendFault(_ kind: String, _ data: Data, _ context: ChannelHandlerContext, _ path: String) {
+            var responseHead = HTTPResponseHead(version: .http1_1, status: .ok)
+            responseHead.headers.add(name: "Content-Type", value: "image/png")
+            let declared = kind == "overlong" ? data.count + 1000 : kind == "underlong" ? data.count / 2 : data.count
+            responseHead.headers.add(name: "Content-Length", value: "\(declared)")
+            context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+            let sent = kind == "reset" ? data.prefix(data.count / 2) : data
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: sent)))), promise: nil)
+            guard kind == "reset", let socket = context.channel as? any SocketOptionProvider else {
+                return context.close(promise: nil)
+            }
+            // A zero linger time makes close send RST instead of FIN.
+            socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
             }
         }
 
