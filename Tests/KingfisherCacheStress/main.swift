@@ -5,6 +5,9 @@ import Kingfisher
 //   KingfisherCacheStress write DIR KEYS SECONDS SEED   store images for random keys until time is up
 //   KingfisherCacheStress read DIR KEYS SECONDS         read random keys; exit 1 on a partial or wrong image
 //   KingfisherCacheStress verify DIR 0 0                check every cached file once; exit 1 on a bad one
+//   KingfisherCacheStress fill DIR COUNT FIRST          store COUNT images (keys FIRST...) through the
+//                                                       image cache, printing each outcome; for full or
+//                                                       read-only file systems
 // Every image for key k and version v is 256x256: the first pixel is (k, v % 256, v / 256, 255),
 // the others noise seeded by (k, v), so a reader can tell a whole, right image from a torn or
 // mixed one, and files are large (about 200 KB) so that a write takes many system calls.
@@ -97,6 +100,26 @@ case "read":
         hits += 1
     }
     print("reads=\(reads) hits=\(hits)")
+case "fill":
+    // Every store is tried, whatever the ones before did: a full disk must not stop the cache.
+    // Under a file size limit (prlimit --fsize) a write past it fails with EFBIG instead of
+    // killing the process.
+    signal(SIGXFSZ, SIG_IGN)
+    let first = Int(seconds)
+    for k in first..<(first + keys) {
+        let image = KingfisherImage(width: side, height: side, pixels: expectedPixels(key: k, version: 0), hasAlpha: false)
+        let done = DispatchSemaphore(value: 0)
+        cache.store(image, forKey: key(k), options: options) { result in
+            switch result.diskCacheResult {
+            case .success: print("stored \(k)")
+            case .failure(let error): print("failed \(k): \(error.description.split(separator: "\n")[0])")
+            }
+            done.signal()
+        }
+        done.wait()
+    }
+    let inMemory = (first..<(first + keys)).filter { cache.imageCachedType(forKey: key($0)) == .memory }.count
+    print("memory=\(inMemory)")
 case "verify":
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: cache.diskStorage.directoryURL.path)) ?? []
     var verified = 0
