@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: install what is missing, build and run every Swift test, then check
-# that kf decodes real photographs of every kind to the pixels Pillow gives.
+# The whole test suite: install what is missing, build and run every Swift test, check that kf
+# decodes real photographs of every kind to the pixels Pillow gives, then run the suite under
+# ThreadSanitizer and every fuzz target for KF_FUZZ_SECONDS (default 30) seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,3 +11,6 @@ swift test --skip-build
 
 scripts/install-python-deps.sh
 python3 Benchmarks/compare_with_pillow.py --kf "$(swift build --show-bin-path)/kf"
+
+scripts/sanitize.sh thread
+scripts/fuzz.sh "${KF_FUZZ_SECONDS:-30}"
