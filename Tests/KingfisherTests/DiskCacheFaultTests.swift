@@ -24,7 +24,8 @@ import Testing
         return (run.status, run.stdout + run.stderr)
     }
 
-    @Test func writesFailingHalfwayLeaveNoFileBehind() throws {
+    @Test(.disabled(if: SanitizerAllowance.isActive, "a file size limit makes the sanitizer runtimes' own mappings fail"))
+    func writesFailingHalfwayLeaveNoFileBehind() throws {
         let directory = TemporaryDirectory()
         defer { directory.cleanUp() }
         let tool = CacheProcessTests.stressTool

@@ -152,7 +152,7 @@ final class RecordingDelegate: ImageDownloaderDelegate {
 
     @Test func cancellingTheAsyncCallCancelsTheDownload() async throws {
         try await withServer { server, downloader in
-            let task = Task { try await downloader.downloadImage(with: server.url("/slow/photo.png?chunk=512&interval=50")) }
+            let task = Task { try await downloader.downloadImage(with: server.url("/slow/photo.png?chunk=512&interval=200")) }
             for _ in 0..<250 where server.requests("/slow/photo.png") == 0 { try await Task.sleep(for: .milliseconds(20)) }
             try await Task.sleep(for: .milliseconds(60))
             task.cancel()
@@ -164,7 +164,7 @@ final class RecordingDelegate: ImageDownloaderDelegate {
 
     @Test func cancelURLAndCancelAll() async throws {
         try await withServer { server, downloader in
-            let slow = server.url("/slow/photo.png?chunk=512&interval=50"), other = server.url("/hang")
+            let slow = server.url("/slow/photo.png?chunk=512&interval=200"), other = server.url("/hang")
             async let a = failure(downloader, slow)
             async let b = failure(downloader, slow)
             async let c = failure(downloader, other)

@@ -173,7 +173,7 @@ import Testing
 
     @Test func cancellingTheCallingTaskCancelsTheDownload() async throws {
         try await withSetup { setup in
-            let url = setup.server.url("/slow/photo.png?chunk=512&interval=50")
+            let url = setup.server.url("/slow/photo.png?chunk=512&interval=200")
             let task = Task { try await setup.manager.retrieveImage(with: url) }
             for _ in 0..<250 where setup.server.requests("/slow/photo.png") == 0 { try await Task.sleep(for: .milliseconds(20)) }
             task.cancel()
