@@ -365,7 +365,7 @@ final class RecordingDelegate: ImageDownloaderDelegate {
             #expect((underlying as? URLError)?.code == .timedOut)
             // The server never answers: only the idle timeout ends this (generously bounded for
             // loaded CI machines).
-            #expect(elapsed >= .milliseconds(350) && elapsed < .seconds(8), "\(elapsed)")
+            #expect(elapsed >= .milliseconds(350) && elapsed < .seconds(8) * SanitizerAllowance.time, "\(elapsed)")
             // A slow but steady body is not idle: it completes.
             let steady = try await downloader.downloadImage(with: server.url("/slow/photo.png?chunk=4096&interval=100"))
             #expect(steady.image.pixelWidth == 190)
@@ -380,7 +380,7 @@ final class RecordingDelegate: ImageDownloaderDelegate {
         guard case .responseError(reason: .URLSessionError(let underlying))? = refused else {
             Issue.record("\(String(describing: refused))"); return
         }
-        #expect(ContinuousClock.now - start < .seconds(10), "reported before the idle timeout")
+        #expect(ContinuousClock.now - start < .seconds(10) * SanitizerAllowance.time, "reported before the idle timeout")
         #expect((underlying as? URLError)?.code != .timedOut, "the certificate error, not a timeout: \(underlying)")
         #expect(server.requests("/image/photo.png") == 0, "no request over an untrusted connection")
         downloader.trustedHosts = ["127.0.0.1"]
@@ -401,7 +401,7 @@ final class RecordingDelegate: ImageDownloaderDelegate {
         guard case .responseError(reason: .URLSessionError(let underlying))? = refused else {
             Issue.record("\(String(describing: refused))"); return
         }
-        #expect(ContinuousClock.now - start < .seconds(10), "reported before the idle timeout")
+        #expect(ContinuousClock.now - start < .seconds(10) * SanitizerAllowance.time, "reported before the idle timeout")
         #expect((underlying as? URLError)?.code != .timedOut, "the connection error, not a timeout: \(underlying)")
         let invalid = await failure(downloader, URL(string: "ftp://example.com/a.png")!)
         guard case .requestError(reason: .invalidURL)? = invalid else { Issue.record("\(String(describing: invalid))"); return }
