@@ -182,7 +182,7 @@ struct TemporaryDirectory {
         var config = DiskStorage.Config(name: "timer", sizeLimit: 0, directory: directory.url)
         config.cleanInterval = 0.05
         let storage = DiskStorage.Backend<Data>(noThrowConfig: config)
-        let cleaned = Mutex<[String]>([])
+        let cleaned = Locked<[String]>([])
         storage.onClean.withLock { $0 = { names in cleaned.withLock { $0 += names } } }
         try storage.store(value: Data("x".utf8), forKey: "soon", expiration: .seconds(0.02))
         try storage.store(value: Data("y".utf8), forKey: "later", expiration: .days(1))

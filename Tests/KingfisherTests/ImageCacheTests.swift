@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import Kingfisher
 
@@ -126,7 +125,7 @@ import Testing
         let cache = try makeCache(directory)
         try await cache.storeToDisk(Data("x".utf8), forKey: "soon", expiration: .seconds(0.01))
         try await Task.sleep(for: .milliseconds(30))
-        let received = Mutex<[String]?>(nil)
+        let received = Locked<[String]?>(nil)
         let observer = NotificationCenter.default.addObserver(forName: .KingfisherDidCleanDiskCache, object: nil, queue: nil) { note in
             // Other tests' caches clean too: keep only this cache's notification.
             let hashes = note.userInfo?[KingfisherDiskCacheCleanedHashKey] as? [String]

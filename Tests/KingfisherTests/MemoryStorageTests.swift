@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import Kingfisher
 
@@ -11,7 +10,7 @@ struct CostItem: CacheCostCalculable, Sendable, Equatable {
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
-    private let now = Mutex(Date(timeIntervalSince1970: 1_000_000))
+    private let now = Locked(Date(timeIntervalSince1970: 1_000_000))
     var date: Date { now.withLock { $0 } }
     func advance(_ seconds: TimeInterval) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
     var function: @Sendable () -> Date { { self.date } }

@@ -28,13 +28,13 @@ public enum DiskStorage {
     public final class Backend<T: DataTransformable & Sendable>: Sendable {
         /// The directory holding the files.
         public let directoryURL: URL
-        private let configuration: Mutex<Config>
+        private let configuration: Locked<Config>
         private let isReady: Bool
-        private let cleanTimer: Mutex<RepeatingTimer?> = Mutex(nil)
+        private let cleanTimer: Locked<RepeatingTimer?> = Locked(nil)
         /// The current time; tests replace it to move time without sleeping.
         let clock: @Sendable () -> Date
         /// Called with the removed files' names after each automatic cleaning that removed any.
-        let onClean: Mutex<(@Sendable ([String]) -> Void)?> = Mutex(nil)
+        let onClean: Locked<(@Sendable ([String]) -> Void)?> = Locked(nil)
 
         /// The latest expiration date written to a file: 2100-01-01.
         static var latestExpirationDate: Date { Date(timeIntervalSince1970: 4_102_444_800) }
@@ -65,7 +65,7 @@ public enum DiskStorage {
         /// storage is not ready and its operations throw `diskStorageIsNotReady`.
         init(noThrowConfig config: Config, clock: @escaping @Sendable () -> Date = { Date() }) {
             self.directoryURL = config.directoryURL
-            self.configuration = Mutex(config)
+            self.configuration = Locked(config)
             self.clock = clock
             self.isReady = (try? FileManager.default.createDirectory(at: config.directoryURL,
                                                                     withIntermediateDirectories: true)) != nil

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The memory half of the cache, as Kingfisher's `MemoryStorage`.
 public enum MemoryStorage {
@@ -8,12 +7,12 @@ public enum MemoryStorage {
     ///
     /// Entries live in one array threaded by a doubly linked list in recency order, plus a
     /// dictionary from key to slot: a hit, an insert and an eviction are O(1). All state sits in
-    /// one `Mutex`. Expired items are not returned; they are removed by ``removeExpired()``,
+    /// one lock. Expired items are not returned; they are removed by ``removeExpired()``,
     /// which a timer runs every ``Config/cleanInterval`` seconds, or when evicted.
     public final class Backend<T: CacheCostCalculable & Sendable>: Sendable {
-        private let state: Mutex<LRUList<T>>
-        private let configuration: Mutex<Config>
-        private let cleanTimer: Mutex<RepeatingTimer?> = Mutex(nil)
+        private let state: Locked<LRUList<T>>
+        private let configuration: Locked<Config>
+        private let cleanTimer: Locked<RepeatingTimer?> = Locked(nil)
         /// The current time; tests replace it to move time without sleeping.
         let clock: @Sendable () -> Date
 
@@ -33,8 +32,8 @@ public enum MemoryStorage {
         }
 
         init(config: Config, clock: @escaping @Sendable () -> Date) {
-            self.configuration = Mutex(config)
-            self.state = Mutex(LRUList())
+            self.configuration = Locked(config)
+            self.state = Locked(LRUList())
             self.clock = clock
             scheduleCleaning(every: config.cleanInterval)
         }

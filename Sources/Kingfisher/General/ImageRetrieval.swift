@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One `retrieveImage` call in flight: the source being tried, the alternatives left, the
 /// retry context, and what to cancel. Completes exactly once.
@@ -20,7 +19,7 @@ final class ImageRetrieval: Sendable {
 
     let originalSource: Source
     let options: KingfisherParsedOptionsInfo
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let completion: @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void
     private let downloadTaskUpdated: (@Sendable (DownloadTask?) -> Void)?
 
@@ -34,7 +33,7 @@ final class ImageRetrieval: Sendable {
         workingOptions = working
         self.downloadTaskUpdated = downloadTaskUpdated
         self.completion = completion
-        state = Mutex(State(alternatives: options.alternativeSources ?? []))
+        state = Locked(State(alternatives: options.alternativeSources ?? []))
     }
 
     var isCancelled: Bool { state.withLock { $0.cancelled } }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Finds an image in memory, on disk or at its source, processes it, caches it the way the
 /// options say, and hands it back: Kingfisher's `KingfisherManager`.
@@ -22,14 +21,14 @@ public final class KingfisherManager: Sendable {
         var defaultOptions: KingfisherOptionsInfo = []
     }
 
-    private let settings: Mutex<Settings>
+    private let settings: Locked<Settings>
     /// Where processors run for cached originals and data providers unless `processingQueue`
     /// says otherwise: concurrent (Kingfisher's is serial).
     private let processingQueue: DispatchQueue
 
     /// Creates a manager.
     public init(downloader: ImageDownloader, cache: ImageCache) {
-        settings = Mutex(Settings(downloader: downloader, cache: cache))
+        settings = Locked(Settings(downloader: downloader, cache: cache))
         processingQueue = DispatchQueue(label: "com.onevcat.Kingfisher.KingfisherManager.processQueue", attributes: .concurrent)
     }
 

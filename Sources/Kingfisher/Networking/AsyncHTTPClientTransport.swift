@@ -19,7 +19,7 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
     public static let shared = AsyncHTTPClientTransport()
 
     private let verifying: HTTPClient
-    private let lenient: Mutex<HTTPClient?> = Mutex(nil)
+    private let lenient: Locked<HTTPClient?> = Locked(nil)
     private let connectionsPerHost: Int
 
     /// Creates a transport with its own connection pools.
@@ -113,7 +113,7 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
 
     /// The exchange's current request (a retry replaces it); cancelling reaches whichever runs.
     private final class Exchange: TransportExchange, Sendable {
-        private let state = Mutex<(task: HTTPClient.Task<Void>?, cancelled: Bool)>((nil, false))
+        private let state = Locked<(task: HTTPClient.Task<Void>?, cancelled: Bool)>((nil, false))
 
         var isCancelled: Bool { state.withLock { $0.cancelled } }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -46,7 +45,7 @@ final class DownloadFetch: IdleTimed {
     private let downloader: ImageDownloader
     private let limit: Int
     private let started = ContinuousClock.now
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Seconds without progress (a response head or a body chunk) before the fetch fails.
     private let idleTimeout: TimeInterval
     /// Seconds from the start before the fetch fails however it progresses; 0 or less: none.
@@ -57,7 +56,7 @@ final class DownloadFetch: IdleTimed {
         self.operation = operation
         self.downloader = downloader
         limit = downloader.maximumResponseDataSize
-        state = Mutex(State(request: operation.request))
+        state = Locked(State(request: operation.request))
         idleTimeout = operation.request.timeoutInterval > 0 ? operation.request.timeoutInterval : downloader.downloadTimeout
         durationLimit = downloader.maximumDownloadDuration
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -34,7 +33,7 @@ final class DownloadOperation: Sendable {
     let url: URL
     let request: URLRequest
     let sequence: Int
-    private let state: Mutex<State>
+    private let state: Locked<State>
     // Strong: a download that outlives its last caller still reports to the downloader; the
     // cycle ends when the downloader forgets the operation.
     private let downloader: ImageDownloader
@@ -44,7 +43,7 @@ final class DownloadOperation: Sendable {
         self.url = url
         self.sequence = sequence
         self.downloader = downloader
-        state = Mutex(State(priority: priority))
+        state = Locked(State(priority: priority))
     }
 
     var priority: Float { state.withLock { $0.priority } }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Runs at most ``ImageDownloader/maximumConcurrentDownloads`` downloads at once; waiting ones
 /// start highest priority first, then in arrival order.
@@ -24,7 +23,7 @@ final class DownloadScheduler: Sendable {
         var running: [Int: DownloadOperation] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let limit: @Sendable () -> Int
 
     init(limit: @escaping @Sendable () -> Int) {

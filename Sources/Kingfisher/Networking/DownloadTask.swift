@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One caller's share of a download, as Kingfisher's `DownloadTask`. Cancelling it ends only
 /// this caller (with `taskCancelled`); the HTTP request stops when no caller is left.
@@ -10,7 +9,7 @@ public final class DownloadTask: Sendable {
         var priority: Float
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// This caller's token within the shared download.
     public let token: Int
     /// The URL being downloaded.
@@ -19,7 +18,7 @@ public final class DownloadTask: Sendable {
     init(token: Int, url: URL?, priority: Float) {
         self.token = token
         self.url = url
-        state = Mutex(State(priority: Self.valid(priority)))
+        state = Locked(State(priority: Self.valid(priority)))
     }
 
     /// Priorities are 0…1; anything else (NaN included) is clamped or replaced by the default.

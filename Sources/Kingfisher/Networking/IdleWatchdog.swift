@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Work that fails when it makes no progress for too long, or runs too long: a download.
 protocol IdleTimed: AnyObject, Sendable {
@@ -18,7 +17,7 @@ final class IdleWatchdog: Sendable {
         var ticker: RepeatingTimer?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Checks `work` until ``unwatch(_:)`` (holding it until then).
     func watch(_ work: any IdleTimed) {

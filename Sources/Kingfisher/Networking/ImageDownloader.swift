@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -44,8 +43,8 @@ public final class ImageDownloader: Sendable {
     /// connections per host; HTTP/2 when offered).
     public let transport: any ImageDownloaderTransport
     private let settings = Locked(Settings())
-    private let registry = Mutex(Registry())
-    private let delegateBox = Mutex(WeakDelegate())
+    private let registry = Locked(Registry())
+    private let delegateBox = Locked(WeakDelegate())
     let scheduler: DownloadScheduler
     /// Where processors run unless a caller's `processingQueue` option names another: concurrent,
     /// so that images arriving together decode on every core.

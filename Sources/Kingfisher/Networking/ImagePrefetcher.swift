@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Progress or completion of an ``ImagePrefetcher`` created with URLs or resources: the
 /// skipped (already cached), failed and completed ones so far.
@@ -80,7 +79,7 @@ public final class ImagePrefetcher: Sendable {
     private let manager: KingfisherManager
     private let progress: (@Sendable (Outcomes) -> Void)?
     private let completion: (@Sendable (Outcomes) -> Void)?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Items loaded at once. Default 5.
     public var maxConcurrentDownloads: Int {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Awaits callback-based work that returns a handle to cancel it: cancelling the calling task
 /// cancels the work (also when it is cancelled while the work is being started). The work's
@@ -11,7 +10,7 @@ func withCancellableWork<Value: Sendable, Handle: Sendable>(
     start: (@escaping @Sendable (Result<Value, KingfisherError>) -> Void) -> Handle?,
     cancel: @escaping @Sendable (Handle) -> Void
 ) async throws -> Value {
-    let running = Mutex<Handle?>(nil)
+    let running = Locked<Handle?>(nil)
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
             let handle = start { continuation.resume(with: $0) }

@@ -4,7 +4,6 @@ import NIOHTTP1
 import NIOPosix
 import NIOHTTP2
 import NIOSSL
-import Synchronization
 @testable import Kingfisher
 
 /// A real HTTP/1.1 server on 127.0.0.1 with a random port, for the downloader tests.
