@@ -90,7 +90,7 @@ extension KingfisherWrapper where Base: KingfisherImage {
     /// the longest side is at most `max(pointSize.width, pointSize.height) * scale` pixels and the
     /// image's scale is `scale`. Returns `nil` when the data cannot be decoded.
     public static func downsampledImage(data: Data, to pointSize: CGSize, scale: CGFloat) -> KFCrossPlatformImage? {
-        let maxPixelSize = Int((max(pointSize.width, pointSize.height) * scale).rounded(.up))
-        return try? ImageDecoder.decode(data, options: ImageCreatingOptions(scale: scale), maxPixelSize: max(1, maxPixelSize))
+        let maxPixelSize = (max(pointSize.width, pointSize.height) * scale).pixelCount(.up)
+        return try? ImageDecoder.decode(data, options: ImageCreatingOptions(scale: scale), maxPixelSize: maxPixelSize)
     }
 }

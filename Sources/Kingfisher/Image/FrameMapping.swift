@@ -1,13 +1,9 @@
 import Foundation
 
 extension KingfisherImage {
-    /// The pixel size of `points` at this image's scale, each side at least 1.
+    /// The pixel size of `points` at this image's scale, each side within 1...Int32.max.
     func pixelSize(of points: CGSize) -> (width: Int, height: Int) {
-        func side(_ value: CGFloat) -> Int {
-            let pixels = (value * scale).rounded()
-            return pixels.isFinite ? max(1, Int(min(pixels, CGFloat(Int32.max)))) : 1
-        }
-        return (side(points.width), side(points.height))
+        ((points.width * scale).pixelCount(), (points.height * scale).pixelCount())
     }
 
     /// A processed image: every frame transformed by `transform` into `width` x `height` pixels,

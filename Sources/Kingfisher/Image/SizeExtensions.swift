@@ -49,6 +49,15 @@ extension CGSize {
     var identifierDescription: String { "(\(width), \(height))" }
 }
 
+extension CGFloat {
+    /// A pixel count from a computed length: rounded as `rule` says, limited to
+    /// 1...Int32.max, and 1 when not finite (so that no size from outside traps converting).
+    func pixelCount(_ rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int {
+        let pixels = rounded(rule)
+        return pixels.isFinite ? Int(Swift.min(Swift.max(pixels, 1), CGFloat(Int32.max))) : 1
+    }
+}
+
 extension CGPoint {
     /// `(x, y)`, as Apple platforms print a `CGPoint`.
     var identifierDescription: String { "(\(x), \(y))" }

@@ -19,7 +19,7 @@ public struct DownsamplingImageProcessor: ImageProcessor {
     public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
         let longest = max(size.width, size.height) * options.scaleFactor
         guard longest.isFinite, longest >= 1 else { return nil }
-        let maxPixelSize = Int(min(longest.rounded(.up), CGFloat(Int32.max)))
+        let maxPixelSize = longest.pixelCount(.up)
         switch item {
         case .image(let image):
             return image.resized(toFit: maxPixelSize).kf.scaled(to: options.scaleFactor)
