@@ -10,8 +10,9 @@ final class DiskCacheFuzzing: Sendable {
     private let path: URL
 
     private init() {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("kf-fuzz-disk-cache-\(getpid())", isDirectory: true)
+        // One directory, emptied when a run starts, so runs do not leave directories behind.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kf-fuzz-disk-cache", isDirectory: true)
+        try? FileManager.default.removeItem(at: directory)
         do {
             cache = try ImageCache(name: "fuzz", cacheDirectoryURL: directory)
         } catch {

@@ -89,6 +89,20 @@ import Testing
         #expect(image.hasAlpha && image.frames[0].pixels[3] == 0)
     }
 
+    @Test func imagesTooLargeToInflateAtOnceStreamThroughLibspng() {
+        // Only the chunks are read here: a header of 5000x5000 RGBA (100 MB inflated) and a token IDAT.
+        let header = PNGBuilder.word(5000) + PNGBuilder.word(5000) + [8, 6, 0, 0, 0]
+        let file: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10] + PNGBuilder.chunk("IHDR", header)
+            + PNGBuilder.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00]) + PNGBuilder.chunk("IEND", [])
+        file.withUnsafeBytes { raw in
+            let layout = PNGChunkLayout(raw)
+            #expect(layout?.width == 5000)
+            #expect(layout.flatMap(PNGDirectDecoder.init) == nil)
+        }
+        let fits = PNGBuilder(width: 64, height: 64, channels: 4, seed: 1).bytes
+        fits.withUnsafeBytes { #expect(PNGChunkLayout($0).flatMap(PNGDirectDecoder.init) != nil) }
+    }
+
     @Test func undefinedFilterIsAnError() {
         var png = PNGBuilder(width: 16, height: 16, channels: 4, seed: 2)
         png.filterForRow = { $0 == 9 ? 5 : 1 }

@@ -39,6 +39,10 @@ import Testing
         // Orientation 6 turns the stored image a quarter: ignoring the EXIF keeps it as stored.
         #expect(upright.pixelWidth == stored.pixelHeight && upright.pixelHeight == stored.pixelWidth)
         #expect(upright.pixelWidth != upright.pixelHeight)
+        // Through the options a manager passes on.
+        let parsed = KingfisherParsedOptionsInfo([.maxEXIFByteCount(16)])
+        #expect(parsed.imageCreatingOptions.maxEXIFByteCount == 16)
+        #expect(DefaultImageProcessor.default.process(item: .data(data), options: parsed)?.pixelWidth == stored.pixelWidth)
     }
 
     @Test func processorChainsOverTheLimitAreRefused() throws {

@@ -18,9 +18,10 @@ enum PNGCodec {
         return .imageCodingError(reason: .corruptedData(format: format, detail: message))
     }
 
-    /// Decodes `bytes`. Common PNGs go through ``PNGDirectDecoder`` (libdeflate); the rest, and
-    /// any file that decoder declines, through libspng. With `maxPixelSize`, rows stream through
-    /// a ``BoxReducer`` (PNG cannot be decoded at a reduced scale, but the result need not be
+    /// Decodes `bytes`. Common PNGs up to ``PNGDirectDecoder/maxInflatedSize`` inflated go through
+    /// ``PNGDirectDecoder`` (libdeflate, holding the inflated rows); the rest, and any file that
+    /// decoder declines, through libspng, which streams. With `maxPixelSize`, rows go through a
+    /// ``BoxReducer`` (PNG cannot be decoded at a reduced scale, but the RGBA result need not be
     /// held at full size: an interlaced image is the exception) and a Lanczos pass makes the
     /// final size.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {

@@ -5,9 +5,15 @@ import CDeflate
 /// zlib's streaming inflate that libspng uses) and unfiltering the rows with ``PNGRowFilter``.
 ///
 /// The inflated image (height x (1 + width x channels) bytes) is held whole while its rows are
-/// expanded to RGBA8. Anything this decoder does not take, or data that does not inflate to
-/// exactly the image's size, is left to libspng (``PNGCodec``), which reports what is wrong.
+/// expanded to RGBA8, so images inflating to more than ``maxInflatedSize`` are left to libspng,
+/// which streams them row by row. Anything else this decoder does not take, or data that does
+/// not inflate to exactly the image's size, is left to libspng too (``PNGCodec``), which
+/// reports what is wrong.
 struct PNGDirectDecoder {
+    /// The most inflated bytes held at once: 64 MiB (a 21-megapixel RGB or 16-megapixel RGBA
+    /// image).
+    static let maxInflatedSize = 64 << 20
+
     let width: Int
     let height: Int
     let hasAlpha: Bool
@@ -15,7 +21,7 @@ struct PNGDirectDecoder {
     let channels: Int
     private let layout: PNGChunkLayout
 
-    /// `nil` when `layout` is not a kind this decoder takes.
+    /// `nil` when `layout` is not a kind this decoder takes, or too large to inflate at once.
     init?(_ layout: PNGChunkLayout) {
         guard layout.bitDepth == 8, !layout.interlaced, !layout.hasTransparencyChunk else { return nil }
         switch layout.colorType {
@@ -25,6 +31,9 @@ struct PNGDirectDecoder {
         case 6: channels = 4
         default: return nil
         }
+        let (rowBytes, overflow1) = layout.width.multipliedReportingOverflow(by: channels)
+        let (inflated, overflow2) = (rowBytes + 1).multipliedReportingOverflow(by: layout.height)
+        guard !overflow1, !overflow2, inflated <= Self.maxInflatedSize else { return nil }
         self.layout = layout
         width = layout.width
         height = layout.height

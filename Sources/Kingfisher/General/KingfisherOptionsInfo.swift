@@ -20,6 +20,9 @@ public enum KingfisherOptionsInfoItem: Sendable {
     /// The most frames an animated image may have; more are refused.
     /// Default ``ImageCreatingOptions/defaultMaxFrameCount`` (5 000).
     case maxFrameCount(Int)
+    /// The largest EXIF block read for the orientation; larger ones are ignored.
+    /// Default ``ImageCreatingOptions/defaultMaxEXIFByteCount`` (1 MiB).
+    case maxEXIFByteCount(Int)
     /// How images are turned into bytes for the disk cache and back. Default
     /// ``DefaultCacheSerializer/default``.
     case cacheSerializer(any CacheSerializer)
@@ -108,6 +111,8 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     public var maxPixelCount = ImageCreatingOptions.defaultMaxPixelCount
     /// See ``KingfisherOptionsInfoItem/maxFrameCount(_:)``. Default 5 000.
     public var maxFrameCount = ImageCreatingOptions.defaultMaxFrameCount
+    /// See ``KingfisherOptionsInfoItem/maxEXIFByteCount(_:)``. Default 1 MiB.
+    public var maxEXIFByteCount = ImageCreatingOptions.defaultMaxEXIFByteCount
     /// See ``KingfisherOptionsInfoItem/cacheSerializer(_:)``. Default ``DefaultCacheSerializer/default``.
     public var cacheSerializer: any CacheSerializer = DefaultCacheSerializer.default
 
@@ -182,6 +187,7 @@ public struct KingfisherParsedOptionsInfo: Sendable {
             case .onlyLoadFirstFrame: onlyLoadFirstFrame = true
             case .maxPixelCount(let value): maxPixelCount = value
             case .maxFrameCount(let value): maxFrameCount = value
+            case .maxEXIFByteCount(let value): maxEXIFByteCount = value
             case .cacheSerializer(let value): cacheSerializer = value
             case .targetCache(let value): targetCache = value
             case .originalCache(let value): originalCache = value
@@ -229,6 +235,6 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     public var imageCreatingOptions: ImageCreatingOptions {
         ImageCreatingOptions(scale: scaleFactor, preloadAll: preloadAllAnimationData,
                              onlyFirstFrame: onlyLoadFirstFrame, maxPixelCount: maxPixelCount,
-                             maxFrameCount: maxFrameCount)
+                             maxFrameCount: maxFrameCount, maxEXIFByteCount: maxEXIFByteCount)
     }
 }

@@ -24,7 +24,8 @@ public enum ImageProcessorSpec {
     public static let maxSize: CGFloat = 100_000
     /// The largest corner radius or border width: 10 000 points.
     public static let maxRadius: CGFloat = 10_000
-    /// The largest blur radius: ``BlurImageProcessor/maxBlurRadius`` (1 000).
+    /// The largest blur radius: ``BlurImageProcessor/maxBlurRadius`` (1 000), in points; the
+    /// processor refuses a radius over 1 000 pixels once scaled (at scale 1, the same).
     public static let maxBlurRadius: CGFloat = BlurImageProcessor.maxBlurRadius
     /// The default most steps in one spec: 32.
     public static let defaultMaxStepCount = 32

@@ -80,10 +80,10 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
         return exchange
     }
 
-    /// Sends `outgoing`; when it fails before any response because the pooled connection it
-    /// went out on turned out closed (a server may close a kept-alive connection at any moment,
-    /// or right after a response it got wrong), sends it again up to `retries` times, as
-    /// browsers do for idempotent requests.
+    /// Sends `outgoing`; when it fails before any response because its connection closed (a
+    /// pooled connection the server closed at any moment, or right after a response it got
+    /// wrong), sends it again up to `retries` times, as browsers do for idempotent requests. A
+    /// server that closes every connection unanswered therefore sees each request twice.
     private func send(_ outgoing: HTTPClient.Request, on client: HTTPClient, exchange: Exchange,
                       receiver: any TransportExchangeReceiver, retries: Int) {
         let forwarder = ResponseForwarder(url: outgoing.url, receiver: receiver)

@@ -5,7 +5,10 @@ import Glibc
 /// A pthread mutex rather than Synchronization's `Mutex`: on Linux `Mutex` waits with raw futex
 /// system calls that ThreadSanitizer does not see, so it reports every contended access made
 /// under one as a data race, hiding real races among false ones. pthread mutexes are
-/// understood by every sanitizer and cost the same uncontended.
+/// understood by every sanitizer and cost the same uncontended. Error-checking, so that taking
+/// the lock again on the same thread traps (as `Mutex` does) instead of hanging. Like `Mutex`, it
+/// may hold a value that is not `Sendable` (an LRU list, a scheduler's heap): such a value is
+/// reached only inside ``withLock(_:)``, and nothing non-`Sendable` may be returned out of it.
 final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
@@ -13,7 +16,11 @@ final class Locked<Value>: @unchecked Sendable {
     init(_ value: Value) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
         self.value = value
     }
 
@@ -25,7 +32,7 @@ final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with the value, holding the lock.
     func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        pthread_mutex_lock(mutex)
+        precondition(pthread_mutex_lock(mutex) == 0, "Locked: the lock was taken again on the thread holding it")
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
