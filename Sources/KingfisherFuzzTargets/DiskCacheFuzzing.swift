@@ -1,13 +1,12 @@
 import Foundation
 import Kingfisher
 
-/// The disk cache reading a file it did not write: the bytes are put where the cache keeps
+/// The disk cache reading a file with arbitrary contents: the bytes are stored as the file for
 /// the key "fuzz", then read back and decoded through the cache.
 final class DiskCacheFuzzing: Sendable {
     static let shared = DiskCacheFuzzing()
 
     private let cache: ImageCache
-    private let path: URL
 
     private init() {
         // One directory, emptied when a run starts, so runs do not leave directories behind.
@@ -18,14 +17,15 @@ final class DiskCacheFuzzing: Sendable {
         } catch {
             fatalError("no cache directory at \(directory.path): \(error)")
         }
-        path = URL(fileURLWithPath: cache.cachePath(forKey: "fuzz"))
     }
 
     func run(_ data: Data) {
+        // Written through the storage, so the file carries the cache's dates (an expired file
+        // would not be read); its contents are the fuzzer's.
         do {
-            try data.write(to: path)
+            try cache.diskStorage.store(value: data, forKey: "fuzz")
         } catch {
-            fatalError("could not write \(path.path): \(error)")
+            fatalError("could not write the cache file: \(error)")
         }
         let options = KingfisherParsedOptionsInfo([
             .loadDiskFileSynchronously, .callbackQueue(.untouch), .maxPixelCount(FuzzTarget.maxPixelCount),
