@@ -18,15 +18,9 @@ if [ ${#targets[@]} -eq 0 ]; then targets=(decode downsample processor exif disk
 scripts/install-deps.sh python3
 scratch=.build/fuzz
 echo "Building kf-fuzz with -sanitize=fuzzer,address (first build takes several minutes)..."
-mkdir -p .build/fuzz-logs
-if ! swift build -c release --product kf-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld \
-    --scratch-path "$scratch" >.build/fuzz-logs/build.log 2>&1; then
-    grep -E "error:" -A3 .build/fuzz-logs/build.log | head -n 40 >&2 || tail -n 40 .build/fuzz-logs/build.log >&2
-    echo "fuzz: the build failed (all of it in .build/fuzz-logs/build.log)" >&2
-    exit 1
-fi
-binary="$(swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld \
-    --scratch-path "$scratch" --show-bin-path)/kf-fuzz"
+flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld --scratch-path "$scratch")
+scripts/logged-build.sh .build/fuzz-logs/build.log --product kf-fuzz "${flags[@]}"
+binary="$(swift build "${flags[@]}" --show-bin-path)/kf-fuzz"
 
 seeds=.build/fuzz-seeds
 python3 scripts/make_fuzz_seeds.py Tests/KingfisherTests/Fixtures Fuzz/processor-seeds.txt "$seeds"

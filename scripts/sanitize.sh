@@ -17,12 +17,7 @@ for sanitizer in "${sanitizers[@]}"; do
     esac
     scratch=".build/sanitize-$sanitizer"
     echo "Building the tests with --sanitize=$sanitizer (first build takes several minutes)..."
-    mkdir -p .build
-    if ! swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" >".build/sanitize-$sanitizer.log" 2>&1; then
-        grep -E "error:" -A3 ".build/sanitize-$sanitizer.log" | head -n 40 >&2 || tail -n 40 ".build/sanitize-$sanitizer.log" >&2
-        echo "sanitize: the build failed (all of it in .build/sanitize-$sanitizer.log)" >&2
-        exit 1
-    fi
+    scripts/logged-build.sh ".build/sanitize-$sanitizer.log" --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
     echo "Running the tests under the $sanitizer sanitizer..."
     # halt_on_error: the first report fails the run with the report on top.
     # KF_SANITIZER widens the tests' time and memory bounds (Tests/.../SanitizerAllowance.swift).

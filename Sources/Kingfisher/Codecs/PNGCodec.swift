@@ -56,7 +56,7 @@ enum PNGCodec {
 
     /// The libspng path alone (tests compare it with ``PNGDirectDecoder``'s).
     static func decodeWithLibspng(_ bytes: UnsafeRawBufferPointer, limit: DecodingLimits,
-                                          maxPixelSize: Int?) throws -> DecodedImage {
+                                  maxPixelSize: Int?) throws -> DecodedImage {
         // zlib's Adler-32 stays checked: libspng stops reading the last IDAT chunk once the
         // image is complete, so that chunk's CRC is never compared.
         guard let ctx = spng_ctx_new(0) else {

@@ -20,6 +20,13 @@ struct PNGDirectDecoder {
     /// Bytes per pixel in the file's rows: 1 (grey), 2 (grey, alpha), 3 (RGB) or 4 (RGBA).
     let channels: Int
     private let layout: PNGChunkLayout
+    /// Bytes of one unfiltered row; each inflated row is one filter byte and these.
+    private let rowBytes: Int
+    /// height x (1 + rowBytes): what the image data must inflate to.
+    private let inflatedSize: Int
+    /// Readable and writable bytes after every row's end: PNGRowFilter and the expansion load
+    /// four bytes at a time.
+    private static let slack = 4
 
     /// `nil` when `layout` is not a kind this decoder takes, or too large to inflate at once.
     init?(_ layout: PNGChunkLayout) {
@@ -34,6 +41,8 @@ struct PNGDirectDecoder {
         let (rowBytes, overflow1) = layout.width.multipliedReportingOverflow(by: channels)
         let (inflated, overflow2) = (rowBytes + 1).multipliedReportingOverflow(by: layout.height)
         guard !overflow1, !overflow2, inflated <= Self.maxInflatedSize else { return nil }
+        self.rowBytes = rowBytes
+        inflatedSize = inflated
         self.layout = layout
         width = layout.width
         height = layout.height
@@ -56,13 +65,9 @@ struct PNGDirectDecoder {
     /// Like ``decodeRows(destination:row:)``, but hands over each row (with its index) as the
     /// file has it once unfiltered: `width` pixels of ``channels`` bytes.
     func forEachFileRow(_ row: (Int, UnsafePointer<UInt8>) -> Void) -> Bool {
-        let rowBytes = width * channels, stride = rowBytes + 1
-        let (size, overflow) = stride.multipliedReportingOverflow(by: height)
-        guard !overflow else { return false }
-        // Slack for PNGRowFilter, which reads four bytes past a row, and the expansion.
-        let slack = 4
-        return ScratchMemory.withBytes(count: size + slack) { inflated in
-            (inflated + size).initialize(repeating: 0, count: slack)
+        let size = inflatedSize, stride = rowBytes + 1
+        return ScratchMemory.withBytes(count: size + Self.slack) { inflated in
+            (inflated + size).initialize(repeating: 0, count: Self.slack)
             guard inflate(into: inflated, count: size) else { return false }
             for y in 0..<height where !PNGRowFilter.isValid(inflated[y * stride]) { return false }
             unfilterRows(inflated, row: row)
@@ -72,10 +77,10 @@ struct PNGDirectDecoder {
 
     /// Unfilters the inflated rows in place, top to bottom, passing each to `row`.
     private func unfilterRows(_ inflated: UnsafeMutablePointer<UInt8>, row: (Int, UnsafePointer<UInt8>) -> Void) {
-        let rowBytes = width * channels, stride = rowBytes + 1
-        let zeros = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes + 4)
+        let stride = rowBytes + 1
+        let zeros = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes + Self.slack)
         defer { zeros.deallocate() }
-        zeros.initialize(repeating: 0, count: rowBytes + 4)
+        zeros.initialize(repeating: 0, count: rowBytes + Self.slack)
         var previous = UnsafePointer(zeros)
         for y in 0..<height {
             let line = inflated + y * stride
