@@ -3,11 +3,14 @@
 # statically (by lld), into .build/static, and prints the directory holding the binaries.
 # A static kf starts in ~6 ms instead of ~9: the dynamic loader no longer resolves ~19 000
 # symbols across ~57 shared libraries at every start.
+# Static Foundation brings FoundationNetworking's -lcurl into the link, so libcurl's -dev
+# package is needed here and nowhere else.
 # Usage: scripts/build-release.sh PRODUCT [PRODUCT...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/install-deps.sh libcurl4-openssl-dev
 flags=(-c release --static-swift-stdlib -Xswiftc -use-ld=lld --scratch-path .build/static)
 for product in "$@"; do
-    swift build "${flags[@]}" --product "$product" 2>&1 | tail -n 1 >&2
+    scripts/logged-build.sh ".build/static-logs/$product.log" "${flags[@]}" --product "$product" >&2
 done
 swift build "${flags[@]}" --show-bin-path
