@@ -5,8 +5,8 @@ let package = Package(
     name: "Kingfisher",
     products: [
         .library(name: "Kingfisher", targets: ["Kingfisher"]),
+        .library(name: "KingfisherImaging", targets: ["KingfisherImaging"]),
         .executable(name: "kf", targets: ["kf"]),
-        .executable(name: "kf-bench", targets: ["KingfisherBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -41,10 +41,16 @@ let package = Package(
             pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]
         ),
+        // Pixels only: no networking package may be added here, so that an app with its own
+        // HTTP client can depend on this product alone (Tests/ImagingOnly checks the build).
+        .target(
+            name: "KingfisherImaging",
+            dependencies: ["CTurboJPEG", "CSpng", "CDeflate", "CGif", "CWebP"]
+        ),
         .target(
             name: "Kingfisher",
             dependencies: [
-                "CTurboJPEG", "CSpng", "CDeflate", "CGif", "CWebP",
+                "KingfisherImaging",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -58,7 +64,7 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "KingfisherBenchmark",
+            name: "kf-bench",
             dependencies: [
                 "Kingfisher",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -84,7 +90,9 @@ let package = Package(
             name: "KingfisherTests",
             dependencies: [
                 "Kingfisher",
+                "KingfisherImaging",
                 "KingfisherFuzzTargets",
+                "kf",
                 "CDeflate",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

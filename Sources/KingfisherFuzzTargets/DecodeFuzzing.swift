@@ -5,7 +5,7 @@ import Kingfisher
 enum DecodeFuzzing {
     static func run(_ data: Data) {
         _ = data.kf.imageFormat
-        FuzzTarget.expectingKingfisherErrors {
+        FuzzTarget.expectingLibraryErrors {
             let image = try KingfisherImage.decode(
                 data: data, options: ImageCreatingOptions(maxPixelCount: FuzzTarget.maxPixelCount))
             precondition(image.pixelWidth > 0 && image.pixelHeight > 0, "an empty image decoded")

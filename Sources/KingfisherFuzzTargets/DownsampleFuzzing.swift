@@ -8,8 +8,9 @@ enum DownsampleFuzzing {
         guard let first = data.first else { return }
         let side = CGFloat(Int(first) + 1)
         let processor = DownsamplingImageProcessor(size: CGSize(width: side, height: side))
-        let options = KingfisherParsedOptionsInfo([.maxPixelCount(FuzzTarget.maxPixelCount)])
-        if let image = processor.process(item: .data(data.dropFirst()), options: options) {
+        let context = ImageProcessingContext(imageCreatingOptions: ImageCreatingOptions(maxPixelCount: FuzzTarget.maxPixelCount))
+        FuzzTarget.expectingLibraryErrors {
+            let image = try processor.process(.data(data.dropFirst()), in: context)
             precondition(image.pixelWidth <= Int(side) && image.pixelHeight <= Int(side), "larger than the target")
         }
     }

@@ -23,7 +23,7 @@ enum EXIFFuzzing {
         file.append(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)])
         file.append(payload)
         file.append(contentsOf: jpeg.dropFirst(2))
-        FuzzTarget.expectingKingfisherErrors {
+        FuzzTarget.expectingLibraryErrors {
             let image = try KingfisherImage.decode(data: file)
             precondition(image.pixelWidth == 8 && image.pixelHeight == 8, "orientation changed the size of a square")
         }

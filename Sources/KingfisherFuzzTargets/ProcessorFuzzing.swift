@@ -12,23 +12,23 @@ enum ProcessorFuzzing {
     /// Outputs up to 512x512 pixels: larger ones (a 16x16 image resized to 1x2 000 000 is legal
     /// under the decode limit) take over the 10 s timeout once instrumented, yet exercise no
     /// other path; refusing outputs over the limit is tested in the suite.
-    private static let options = KingfisherParsedOptionsInfo([.maxPixelCount(512 * 512)])
+    private static let context = ImageProcessingContext(imageCreatingOptions: ImageCreatingOptions(maxPixelCount: 512 * 512))
 
     static func run(_ data: Data) {
         if data.first == 0xFF {
             for processor in directProcessors(ParameterReader(data.dropFirst())) {
-                _ = processor.process(item: .image(image), options: options)
+                FuzzTarget.expectingLibraryErrors { _ = try processor.process(.image(image), in: context) }
             }
             return
         }
         let spec = String(decoding: data, as: UTF8.self)
-        FuzzTarget.expectingKingfisherErrors {
+        FuzzTarget.expectingLibraryErrors {
             let processor = try ImageProcessorSpec.processor(from: spec)
-            _ = processor.process(item: .image(image), options: options)
+            _ = try processor.process(.image(image), in: context)
         }
     }
 
-    private static func directProcessors(_ reader: ParameterReader) -> [any ImageProcessor] {
+    private static func directProcessors(_ reader: ParameterReader) -> [any ImageProcessing] {
         var next = reader
         func value() -> CGFloat { next.next() }
         func size() -> CGSize { CGSize(width: value(), height: value()) }

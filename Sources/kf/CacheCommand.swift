@@ -19,18 +19,18 @@ struct CacheDirectoryOptions: ParsableArguments {
     @Option(help: "The parent directory (default: $XDG_CACHE_HOME or ~/.cache); the cache is <directory>/kingfisher/<name>.")
     var directory: String?
 
-    /// The cache, or exits with EX_CANTCREAT (73).
+    /// The cache, or exits with ``ExitStatus/cannotCreate``.
     func open() -> ImageCache {
         do {
             return try ImageCache(name: name, cacheDirectoryURL: directory.map { URL(fileURLWithPath: $0, isDirectory: true) })
         } catch {
-            exitWithError("\(error)", status: 73)
+            exitWithError("\(error)", status: ExitStatus.cannotCreate)
         }
     }
 }
 
-/// Which cache a `kf cache` command works on, and how it reports.
-struct CacheLocation: ParsableArguments {
+/// The options of every `kf cache` subcommand: which cache, and how to report.
+struct CacheCommandOptions: ParsableArguments {
     @OptionGroup var cache: CacheDirectoryOptions
 
     @Flag(help: "Print JSON with the keys path, files, bytes, expired (and removed for clean).")
@@ -58,9 +58,7 @@ struct CacheReport: Encodable {
 
     func print(json: Bool) throws {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            Swift.print(String(decoding: try encoder.encode(self), as: UTF8.self))
+            try printJSON(self)
         } else {
             if let removed { Swift.print("removed: \(removed.count) files") }
             Swift.print("path:    \(path)\nfiles:   \(files)\nbytes:   \(bytes)\nexpired: \(expired)")
@@ -70,36 +68,36 @@ struct CacheReport: Encodable {
 
 struct CacheInfo: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "info", abstract: "Print the path, file count, total bytes and expired count.")
-    @OptionGroup var location: CacheLocation
+    @OptionGroup var options: CacheCommandOptions
 
     func run() throws {
-        try CacheReport(location.open()).print(json: location.json)
+        try CacheReport(options.open()).print(json: options.json)
     }
 }
 
 struct CacheClean: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clean", abstract: "Remove expired files, then the least recently used past the size limit; say what was removed.")
-    @OptionGroup var location: CacheLocation
+    @OptionGroup var options: CacheCommandOptions
 
     @Option(help: "Size limit in bytes for this cleaning (0: none).")
     var sizeLimit: UInt = 0
 
     func run() throws {
-        let cache = location.open()
+        let cache = options.open()
         cache.diskStorage.config.sizeLimit = sizeLimit
         let removed = try cache.diskStorage.clean().map(\.lastPathComponent)
-        try CacheReport(cache, removed: removed).print(json: location.json)
+        try CacheReport(cache, removed: removed).print(json: options.json)
     }
 }
 
 struct CacheClear: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every file in the cache.")
-    @OptionGroup var location: CacheLocation
+    @OptionGroup var options: CacheCommandOptions
 
     func run() throws {
-        let cache = location.open()
+        let cache = options.open()
         try cache.diskStorage.removeAll()
-        try CacheReport(cache).print(json: location.json)
+        try CacheReport(cache).print(json: options.json)
     }
 }

@@ -43,7 +43,7 @@ struct RetrievalOptions: ParsableArguments {
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
     }
 
-    /// The cache, or exits with EX_CANTCREAT (73).
+    /// The cache, or exits with ``ExitStatus/cannotCreate``.
     func openCache() -> ImageCache { cache.open() }
 
     /// Kingfisher options for these flags, with `cache`; the caller waits for caching to end
@@ -113,14 +113,14 @@ func imageSource(from text: String) -> Source {
 /// failures, 1 otherwise. A provider's error and the last of exhausted alternatives decide.
 func exitStatus(for error: KingfisherError) -> Int32 {
     switch error {
-    case .imageCodingError, .responseError(reason: .notAnImage), .processorError: return refusedInputStatus
-    case .cacheError(reason: .imageNotExisting): return 66
+    case .imageCodingError, .responseError(reason: .notAnImage), .processorError: return ExitStatus.refusedInput
+    case .cacheError(reason: .imageNotExisting): return ExitStatus.noInput
     case .imageSettingError(reason: .dataProviderError(_, let underlying)):
         if let underlying = underlying as? KingfisherError { return exitStatus(for: underlying) }
-        return 66
+        return ExitStatus.noInput
     case .imageSettingError(reason: .alternativeSourcesExhausted(let failures)):
-        return failures.last.map { exitStatus(for: $0.error) } ?? 69
-    case .requestError, .responseError, .imageSettingError: return 69
+        return failures.last.map { exitStatus(for: $0.error) } ?? ExitStatus.unavailable
+    case .requestError, .responseError, .imageSettingError: return ExitStatus.unavailable
     default: return 1
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
-/// Bad input gets the right KingfisherError, quickly, and never a crash.
+/// Bad input gets the right ImageCodingError, quickly, and never a crash.
 @Suite struct BadInputTests {
-    typealias Reason = KingfisherError.ImageCodingErrorReason
+    typealias Reason = ImageCodingError
 
     @Test func emptyDataIsRefused() {
         #expect(codingErrorReason { _ = try KingfisherImage.decode(data: Data()) } == .emptyData)
@@ -39,8 +40,8 @@ import Testing
         for length in Swift.stride(from: 1, to: data.count, by: max(1, data.count / 97)) {
             do {
                 _ = try KingfisherImage.decode(data: Data(data.prefix(length)))
-            } catch let error as KingfisherError {
-                if case .imageCodingError = error {} else { Issue.record("\(file)[..<\(length)]: \(error)") }
+            } catch {
+                if !(error is ImageCodingError) { Issue.record("\(file)[..<\(length)]: \(error)") }
             }
         }
     }
@@ -105,7 +106,7 @@ import Testing
 }
 
 /// Seeded random damage to real files of every format: every outcome is an image or a
-/// KingfisherError, never a crash or another error type.
+/// ImageCodingError, never a crash or another error type.
 @Suite struct MutatedInputTests {
     @Test(arguments: ["photo_progressive.jpg", "orientation_6.jpg", "photo_cmyk.jpg", "png_palette_trns.png",
                       "png_rgb_16_adam7.png", "gif_disposal_previous.gif", "gif_interlaced.gif",
@@ -124,7 +125,7 @@ import Testing
                 let image = try KingfisherImage.decode(data: data)
                 #expect(image.frames.allSatisfy { $0.pixels.count == image.pixelWidth * image.pixelHeight * 4 })
                 _ = try? KingfisherImage.downsampled(data: data, maxPixelSize: 16)
-            } catch is KingfisherError {
+            } catch is ImageCodingError {
             } catch {
                 Issue.record("\(file): unexpected error \(error)")
             }

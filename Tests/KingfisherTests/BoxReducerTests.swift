@@ -1,5 +1,6 @@
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// The streaming area-average reduction used before the Lanczos pass of downsampled decodes.
 @Suite struct BoxReducerTests {

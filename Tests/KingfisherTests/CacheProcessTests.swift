@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// Several processes on one cache directory, and a writer killed mid-write, using the
 /// KingfisherCacheStress executable built next to kf.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// The disk cache when writes fail, in a KingfisherCacheStress process: on a full file system and
 /// a read-only one (a small tmpfs mounted by the test in its own mount namespace, `unshare

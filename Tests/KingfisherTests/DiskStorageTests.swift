@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// A fresh temporary directory, removed by `cleanUp()`.
 struct TemporaryDirectory {

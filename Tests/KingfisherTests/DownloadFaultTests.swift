@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// Downsampled decoding: straight to the smallest covering scale, then an exact resample.
 @Suite struct DownsamplingTests {

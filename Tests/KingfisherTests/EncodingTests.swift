@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// Encoding and decoding again, for every format.
 @Suite struct EncodingTests {
@@ -99,6 +100,6 @@ import Testing
     @Test func unknownFormatEncodesAsPNG() throws {
         let image = makeTestImage(width: 5, height: 5)
         #expect(image.kf.data(format: .unknown)?.kf.imageFormat == .PNG)
-        #expect(throws: KingfisherError.self) { try image.encoded(as: .HEIC) }
+        #expect(throws: ImageCodingError.self) { try image.encoded(as: .HEIC) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// Every decodable fixture against its reference pixels and manifest facts.
 @Suite struct FixtureDecodingTests {

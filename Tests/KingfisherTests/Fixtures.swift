@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// The committed fixtures (made by Fixtures/make_fixtures.py) and their manifest.
 enum Fixtures {
@@ -69,10 +70,12 @@ func maxDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
 }
 
 /// The coding error reason a throwing expression failed with, or nil if it did not fail that way.
-func codingErrorReason(_ body: () throws -> Void) -> KingfisherError.ImageCodingErrorReason? {
+func codingErrorReason(_ body: () throws -> Void) -> ImageCodingError? {
     do {
         try body()
         return nil
+    } catch let error as ImageCodingError {
+        return error
     } catch let KingfisherError.imageCodingError(reason) {
         return reason
     } catch {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 @Suite struct ImageCacheTests {
     func makeCache(_ directory: TemporaryDirectory) throws -> ImageCache {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// ImagePrefetcher against the loopback server.
 @Suite struct ImagePrefetcherTests {

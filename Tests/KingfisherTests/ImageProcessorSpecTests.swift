@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 @Suite struct ImageProcessorSpecTests {
     @Test func everyFormParsesToItsProcessor() throws {
@@ -45,10 +46,10 @@ import Testing
         do {
             _ = try ImageProcessorSpec.processors(from: spec)
             Issue.record("'\(spec)' was accepted")
-        } catch let KingfisherError.processorError(reason: .invalidProcessorSpec(text, detail)) {
+        } catch let ImageProcessingError.invalidSpec(text, detail) {
             #expect(text == spec)
             #expect(!detail.isEmpty)
-            let message = KingfisherError.processorError(reason: .invalidProcessorSpec(spec: text, detail: detail)).localizedDescription
+            let message = ImageProcessingError.invalidSpec(spec: text, detail: detail).description
             #expect(message.contains("downsample(WxH)") && message.contains("blend(MODE"))
         } catch {
             Issue.record("unexpected \(error)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// Identifiers, composition and the processors' contracts.
 @Suite struct ImageProcessorTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// A stand-in for a UI toolkit's image view: only the view type differs from Kingfisher's
 /// examples.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// The `kf` executable, run as a user runs it.
 @Suite struct KFCommandTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// `kf get` and `kf prefetch`, run as a user runs them, against the loopback server.
 @Suite struct KFGetCommandTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// KingfisherManager's flow against the loopback server, counting requests.
 @Suite struct KingfisherManagerTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// A value with a chosen cost.
 struct CostItem: CacheCostCalculable, Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// The libdeflate-based PNG path: every filter and 8-bit colour type decodes to the pixels that
 /// were encoded, and to what libspng decodes; files it does not take, or damaged ones, end as
@@ -149,7 +150,7 @@ import Testing
             do {
                 direct = try decode(bytes)
             } catch {
-                #expect(error is KingfisherError)
+                #expect(error is ImageCodingError)
             }
             if let direct, let reference = try? decodeWithLibspng(bytes) {
                 #expect(direct.frames[0].pixels == reference.frames[0].pixels)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// Every limit on untrusted input is a setting with a default, and input over it is refused
 /// (not attempted): frames, EXIF size, processor chains and parameters. (Pixels: BadInputTests;
@@ -52,21 +53,21 @@ import Testing
         #expect {
             _ = try ImageProcessorSpec.processor(from: long)
         } throws: { error in
-            guard case KingfisherError.processorError(reason: .invalidProcessorSpec(_, let detail)) = error else { return false }
+            guard case ImageProcessingError.invalidSpec(_, let detail) = error else { return false }
             return detail.contains("33 steps, over the limit of 32")
         }
         #expect(try ImageProcessorSpec.processors(from: long, maxStepCount: 40).count == 33)
         // A million steps is refused without parsing them.
         let huge = String(repeating: "blackwhite|>", count: 1_000_000) + "blackwhite"
         let start = ContinuousClock.now
-        #expect(throws: KingfisherError.self) { _ = try ImageProcessorSpec.processors(from: huge) }
+        #expect(throws: ImageProcessingError.self) { _ = try ImageProcessorSpec.processors(from: huge) }
         #expect(ContinuousClock.now - start < .seconds(5) * SanitizerAllowance.time)
     }
 
     @Test(arguments: ["blur(1000000000)", "resize(1000000x1000000)", "round(1e12)", "border(#000000,1e9)", "blur(nan)",
                       "resize(infxinf)", "crop(10x10,nan,0.5)"])
     func specParametersOutOfRangeAreRefused(_ spec: String) {
-        #expect(throws: KingfisherError.self) { _ = try ImageProcessorSpec.processor(from: spec) }
+        #expect(throws: ImageProcessingError.self) { _ = try ImageProcessorSpec.processor(from: spec) }
     }
 
     @Test func processorParametersOutOfRangeAreRefusedNotAttempted() {

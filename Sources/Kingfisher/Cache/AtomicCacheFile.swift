@@ -7,11 +7,6 @@ import Glibc
 /// The POSIX file operations under ``DiskStorage/Backend``: atomic writes with explicit dates,
 /// reads that check expiration on the opened file, and stat-based metadata.
 enum AtomicCacheFile {
-    enum Failure: Error {
-        case write(any Error)
-        case setDates(any Error)
-    }
-
     /// A read file and its dates.
     struct Contents {
         var data: Data
@@ -39,67 +34,27 @@ enum AtomicCacheFile {
         var changed: Date { status.changed }
     }
 
-    private static let temporarySuffix = ".kftmp"
-
     static func isTemporaryName(_ name: String) -> Bool {
-        name.hasPrefix(".") && name.hasSuffix(temporarySuffix)
+        name.hasPrefix(".") && name.hasSuffix(AtomicFile.temporarySuffix)
     }
 
     private static func posixError(_ code: Int32 = errno) -> POSIXError {
-        POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-    }
-
-    private static func timespec(_ date: Date) -> timespec {
-        let seconds = date.timeIntervalSince1970.rounded(.down)
-        return Glibc.timespec(tv_sec: Int(seconds), tv_nsec: Int((date.timeIntervalSince1970 - seconds) * 1e9))
+        AtomicFile.posixError(code)
     }
 
     private static func date(_ time: Glibc.timespec) -> Date {
         Date(timeIntervalSince1970: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1e9)
     }
 
-    /// Writes `data` to a hidden temporary file next to `url`, sets its access time to
-    /// `lastAccess` and modification time to `expiration`, and renames it to `url`. A missing
-    /// directory is created and the write tried once more.
-    static func write(_ data: Data, to url: URL, lastAccess: Date, expiration: Date) throws {
-        do {
-            try writeOnce(data, to: url, lastAccess: lastAccess, expiration: expiration)
-        } catch Failure.write(let error as POSIXError) where error.code == .ENOENT {
+    /// Writes `data` atomically to `url` with its access time `lastAccess` and modification
+    /// time `expiration`. A missing directory is created and the write tried once more.
+    static func write(_ data: Data, to url: URL, lastAccess: Date, expiration: Date) throws(AtomicFile.Failure) {
+        let dates = AtomicFile.Dates(lastAccess: lastAccess, modification: expiration)
+        do throws(AtomicFile.Failure) {
+            try AtomicFile.write(data, to: url, dates: dates)
+        } catch .write(let error) where error.code == .ENOENT {
             try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try writeOnce(data, to: url, lastAccess: lastAccess, expiration: expiration)
-        }
-    }
-
-    private static func writeOnce(_ data: Data, to url: URL, lastAccess: Date, expiration: Date) throws {
-        let directory = url.deletingLastPathComponent().path
-        // A prefix of the final name keeps the temporary name within NAME_MAX.
-        let temporary = "\(directory)/.\(url.lastPathComponent.prefix(180)).\(getpid()).\(UInt32.random(in: .min ... .max))\(temporarySuffix)"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Failure.write(posixError()) }
-        var closed = false
-        defer {
-            if !closed { close(fd) }
-        }
-        do {
-            try data.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw Failure.write(posixError())
-                    }
-                    offset += written
-                }
-            }
-            var times = [timespec(lastAccess), timespec(expiration)]
-            guard futimens(fd, &times) == 0 else { throw Failure.setDates(posixError()) }
-            closed = true
-            guard close(fd) == 0 else { throw Failure.write(posixError()) }
-            guard rename(temporary, url.path) == 0 else { throw Failure.write(posixError()) }
-        } catch {
-            unlink(temporary)
-            throw error
+            try AtomicFile.write(data, to: url, dates: dates)
         }
     }
 
@@ -133,7 +88,7 @@ enum AtomicCacheFile {
             return true
         }
         guard complete else { throw posixError(EIO) }
-        var times = [timespec(now), timespec(extend(expiration))]
+        var times = [AtomicFile.timespec(now), AtomicFile.timespec(extend(expiration))]
         _ = futimens(fd, &times)  // Only bookkeeping: a read-only cache still serves.
         return Contents(data: data, expiration: expiration)
     }

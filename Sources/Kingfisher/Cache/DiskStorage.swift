@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -135,18 +134,16 @@ public enum DiskStorage {
             } catch {
                 throw KingfisherError.cacheError(reason: .cannotConvertToData(object: String(describing: value), error: error))
             }
-            do {
+            do throws(AtomicFile.Failure) {
                 try AtomicCacheFile.write(data, to: url, lastAccess: now, expiration: expirationDate)
-            } catch let failure as AtomicCacheFile.Failure {
-                switch failure {
+            } catch {
+                switch error {
                 case .write(let error):
                     throw KingfisherError.cacheError(reason: .cannotCreateCacheFile(fileURL: url, key: key, data: data, error: error))
                 case .setDates(let error):
                     throw KingfisherError.cacheError(reason: .cannotSetCacheFileAttribute(
                         filePath: url.path, attributes: ["lastAccess": now, "expiration": expirationDate], error: error))
                 }
-            } catch {
-                throw KingfisherError.cacheError(reason: .cannotCreateCacheFile(fileURL: url, key: key, data: data, error: error))
             }
         }
 

@@ -5,72 +5,14 @@ import FoundationNetworking
 
 /// Represents all the errors which can happen in Kingfisher.
 ///
-/// Kingfisher's error groups (request, response, cache, processor, image setting) are added as
-/// the parts that raise them land; decoding and encoding errors, which Apple's ImageIO hides
-/// behind a `nil` image, are explicit here: ``imageCodingError(reason:)`` says which format,
-/// what was wrong, and with what.
+/// Kingfisher's error groups (request, response, cache, processor, image setting), plus
+/// decoding and encoding errors, which Apple's ImageIO hides behind a `nil` image:
+/// ``imageCodingError(reason:)`` says which format, what was wrong, and with what.
 public enum KingfisherError: Error, Sendable {
 
-    /// Reasons for ``KingfisherError/imageCodingError(reason:)``.
-    public enum ImageCodingErrorReason: Sendable, Equatable {
-        /// The data is empty. Code 6001.
-        case emptyData
-        /// The bytes are not an image of any recognised format. `description` says what they
-        /// look like instead (for example "an HTML document"). Code 6002.
-        case unknownFormat(description: String)
-        /// The bytes are an image of a recognised format that this library does not decode
-        /// (HEIC, AVIF, BMP, TIFF). Code 6003.
-        case unsupportedFormat(ImageFormat)
-        /// The data is invalid for its format; `detail` is the decoder's own message. Code 6004.
-        case corruptedData(format: ImageFormat, detail: String)
-        /// The data ends before the image does. Code 6005.
-        case truncatedData(format: ImageFormat)
-        /// The header announces more pixels than the allowed limit (all frames of an animation
-        /// counted). Nothing was allocated for the pixels. Code 6006.
-        case tooManyPixels(format: ImageFormat, width: Int, height: Int, frameCount: Int, limit: Int)
-        /// Encoding an image into `format` failed; `detail` says why. Code 6007.
-        case encodingFailed(format: ImageFormat, detail: String)
-        /// The animation has more frames than the allowed limit (`frameCount` is how many were
-        /// found before refusing: for GIF, the limit plus one). Code 6008.
-        case tooManyFrames(format: ImageFormat, frameCount: Int, limit: Int)
-
-        /// The error code within the `com.onevcat.Kingfisher.Error` domain.
-        public var errorCode: Int {
-            switch self {
-            case .emptyData: return 6001
-            case .unknownFormat: return 6002
-            case .unsupportedFormat: return 6003
-            case .corruptedData: return 6004
-            case .truncatedData: return 6005
-            case .tooManyPixels: return 6006
-            case .encodingFailed: return 6007
-            case .tooManyFrames: return 6008
-            }
-        }
-
-        /// A one-line, human readable description naming the format and what was wrong.
-        public var errorDescription: String {
-            switch self {
-            case .emptyData:
-                return "The image data is empty."
-            case .unknownFormat(let description):
-                return "The data is not an image in any known format: it looks like \(description)."
-            case .unsupportedFormat(let format):
-                return "The data is a \(format) image, which is recognised but not supported (supported: PNG, JPEG, GIF, WebP)."
-            case .corruptedData(let format, let detail):
-                return "The \(format) data is corrupted: \(detail)."
-            case .truncatedData(let format):
-                return "The \(format) data is truncated: it ends before the image does."
-            case .tooManyPixels(let format, let width, let height, let frameCount, let limit):
-                let frames = frameCount > 1 ? " x \(frameCount) frames" : ""
-                return "The \(format) image is \(width)x\(height)\(frames) pixels, over the limit of \(limit) pixels."
-            case .encodingFailed(let format, let detail):
-                return "Encoding the image as \(format) failed: \(detail)."
-            case .tooManyFrames(let format, let frameCount, let limit):
-                return "The \(format) animation has \(frameCount) frames, over the limit of \(limit) frames."
-            }
-        }
-    }
+    /// Reasons for ``KingfisherError/imageCodingError(reason:)``: the imaging module's
+    /// ``ImageCodingError`` (codes 6001-6008).
+    public typealias ImageCodingErrorReason = ImageCodingError
 
     /// Reasons for ``KingfisherError/requestError(reason:)``, as Kingfisher's.
     public enum RequestErrorReason: Sendable {

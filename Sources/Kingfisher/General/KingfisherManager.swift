@@ -167,12 +167,13 @@ public final class KingfisherManager: Sendable {
                         return hand(cached)
                     }
                     (options.processingQueue ?? .dispatch(self.processingQueue)).execute {
-                        guard let image = options.processor.process(item: .image(cached), options: options) else {
-                            return completion(.failure(.processorError(reason: .processingFailed(processor: options.processor,
-                                                                                                 item: .image(cached)))))
+                        do throws(KingfisherError) {
+                            let image = try options.processor.processedImage(from: .image(cached), options: options)
+                            targetCache.store(image, forKey: key, options: options, toDisk: false)
+                            hand(image)
+                        } catch {
+                            completion(.failure(error))
                         }
-                        targetCache.store(image, forKey: key, options: options, toDisk: false)
-                        hand(image)
                     }
                 case .failure(let error):
                     completion(.failure(error))
@@ -207,11 +208,13 @@ public final class KingfisherManager: Sendable {
                 return self.load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
             }
             (options.processingQueue ?? .dispatch(self.processingQueue)).execute {
-                guard let image = processor.process(item: .image(original), options: options) else {
-                    return completion(.failure(.processorError(reason: .processingFailed(processor: processor, item: .image(original)))))
+                do throws(KingfisherError) {
+                    let image = try processor.processedImage(from: .image(original), options: options)
+                    self.cache(image, data: nil, source: source, cacheType: .none, metrics: nil, retrieval: retrieval,
+                               storesOriginal: false, completion: completion)
+                } catch {
+                    completion(.failure(error))
                 }
-                self.cache(image, data: nil, source: source, cacheType: .none, metrics: nil, retrieval: retrieval,
-                           storesOriginal: false, completion: completion)
             }
         }
     }
@@ -253,13 +256,12 @@ public final class KingfisherManager: Sendable {
                 }
                 if Task.isCancelled { return completion(.failure(.requestError(reason: .dataProviderCancelled(provider: provider)))) }
                 queue.execute {
-                    do {
+                    do throws(KingfisherError) {
                         let image = try options.processor.processedImage(from: data, options: options)
                         self.cache(image, data: data, source: source, cacheType: .none, metrics: nil, retrieval: retrieval,
                                    storesOriginal: true, completion: completion)
                     } catch {
-                        completion(.failure(error as? KingfisherError
-                            ?? .processorError(reason: .processingFailed(processor: options.processor, item: .data(data)))))
+                        completion(.failure(error))
                     }
                 }
             })

@@ -4,8 +4,7 @@ import Foundation
 public typealias KingfisherOptionsInfo = [KingfisherOptionsInfoItem]
 
 /// One option. The list is parsed once into ``KingfisherParsedOptionsInfo``; when an item
-/// appears more than once, the last occurrence wins. Items are added as the parts that read
-/// them land (processors, cache, downloader, manager).
+/// appears more than once, the last occurrence wins.
 public enum KingfisherOptionsInfoItem: Sendable {
     /// The scale of created images (points = pixels / scale). Default 1.0.
     case scaleFactor(CGFloat)
@@ -221,14 +220,6 @@ public struct KingfisherParsedOptionsInfo: Sendable {
             case .retryStrategy(let value): retryStrategy = value
             }
         }
-    }
-
-    /// Whether a processed image of `size` pixels with `frames` frames stays within
-    /// ``maxPixelCount``; processors refuse larger outputs instead of allocating them.
-    func allowsOutput(of size: (width: Int, height: Int), frames: Int) -> Bool {
-        let (area, overflow1) = size.width.multipliedReportingOverflow(by: size.height)
-        let (total, overflow2) = area.multipliedReportingOverflow(by: max(frames, 1))
-        return !overflow1 && !overflow2 && total <= maxPixelCount
     }
 
     /// The decoding options these options imply.

@@ -157,12 +157,11 @@ final class DownloadOperation: Sendable {
                     delegate.imageDownloader(downloader, didDownload: image, for: url, with: response ?? body.response.httpURLResponse)
                 }
                 result = .success(ImageLoadingResult(image: image, url: url, originalData: data, metrics: body.metrics))
-            } catch KingfisherError.imageCodingError(let reason) {
+            } catch .imageCodingError(let reason) {
                 let contentType = body.response.value(forHTTPHeaderField: "Content-Type")
                 result = .failure(.responseError(reason: .notAnImage(url: url, contentType: contentType, reason: reason)))
             } catch {
-                result = .failure(error as? KingfisherError
-                    ?? .processorError(reason: .processingFailed(processor: options.processor, item: .data(data))))
+                result = .failure(error)
             }
             for caller in members { caller.options.callbackQueue.execute { caller.completion(result) } }
         }

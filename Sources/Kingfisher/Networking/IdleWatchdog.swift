@@ -50,10 +50,3 @@ final class IdleWatchdog: Sendable {
         for work in watched { work.checkIdle(now: now) }
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: TimeInterval {
-        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
-    }
-}

@@ -5,6 +5,7 @@ import NIOPosix
 import NIOHTTP2
 import NIOSSL
 @testable import Kingfisher
+@testable import KingfisherImaging
 
 /// A real HTTP/1.1 server on 127.0.0.1 with a random port, for the downloader tests.
 ///

@@ -1,0 +1,24 @@
+import Foundation
+
+// The imaging module's processors are Kingfisher's: `process(item:options:)` comes from
+// `ImageProcessor where Self: ImageProcessing`, with the options' scale and limits.
+extension DefaultImageProcessor: ImageProcessor {}
+extension ImageProcessorChain: ImageProcessor {}
+extension ResizingImageProcessor: ImageProcessor {}
+extension DownsamplingImageProcessor: ImageProcessor {}
+extension CroppingImageProcessor: ImageProcessor {}
+extension RoundCornerImageProcessor: ImageProcessor {}
+extension BorderImageProcessor: ImageProcessor {}
+extension BlurImageProcessor: ImageProcessor {}
+extension OverlayImageProcessor: ImageProcessor {}
+extension TintImageProcessor: ImageProcessor {}
+extension ColorControlsProcessor: ImageProcessor {}
+extension BlackWhiteProcessor: ImageProcessor {}
+extension BlendImageProcessor: ImageProcessor {}
+
+extension KingfisherParsedOptionsInfo {
+    /// The scale and limits processors run with.
+    public var processingContext: ImageProcessingContext {
+        ImageProcessingContext(imageCreatingOptions: imageCreatingOptions)
+    }
+}

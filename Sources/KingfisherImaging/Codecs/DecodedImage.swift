@@ -1,0 +1,39 @@
+import Foundation
+
+/// What a format decoder hands back: upright frames of RGBA8 pixels plus what the container said.
+struct DecodedImage {
+    var width: Int
+    var height: Int
+    var frames: [ImageFrame]
+    var loopCount: Int = 0
+    var hasAlpha: Bool
+    var orientation: ImageOrientation = .up
+
+    /// Applies `orientation` to every frame and records it.
+    mutating func applyOrientation(_ orientation: ImageOrientation) {
+        self.orientation = orientation
+        guard orientation != .up else { return }
+        var newWidth = width, newHeight = height
+        frames = frames.map { frame in
+            let upright = orientation.apply(to: frame.pixels, width: width, height: height)
+            newWidth = upright.width
+            newHeight = upright.height
+            return ImageFrame(pixels: upright.pixels, duration: frame.duration)
+        }
+        width = newWidth
+        height = newHeight
+    }
+
+    /// Resamples every frame to `newWidth` x `newHeight` (Lanczos-3, alpha-weighted).
+    mutating func resample(to newWidth: Int, _ newHeight: Int) {
+        guard newWidth != width || newHeight != height else { return }
+        frames = frames.map { frame in
+            ImageFrame(
+                pixels: Resampler.resize(frame.pixels, width: width, height: height,
+                                         to: newWidth, newHeight, hasAlpha: hasAlpha),
+                duration: frame.duration)
+        }
+        width = newWidth
+        height = newHeight
+    }
+}

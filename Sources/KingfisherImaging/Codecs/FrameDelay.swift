@@ -1,0 +1,9 @@
+import Foundation
+
+/// Kingfisher's rule for animation frame delays (GIF and WebP): a delay of 0.011 s or less is
+/// shown for 0.1 s, as browsers and ImageIO do.
+enum FrameDelay {
+    static func duration(seconds: TimeInterval) -> TimeInterval {
+        seconds <= 0.011 ? 0.1 : seconds
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Picks the decoder from the data's magic bytes and turns its output into a ``KingfisherImage``.
+enum ImageDecoder {
+    static func decode(_ data: Data, options: ImageCreatingOptions, maxPixelSize: Int? = nil) throws -> KingfisherImage {
+        guard !data.isEmpty else { throw ImageCodingError.emptyData }
+        let format = data.kf.imageFormat
+        guard format.isSupported else {
+            if format == .unknown {
+                throw ImageCodingError.unknownFormat(description: describeContent(data))
+            }
+            throw ImageCodingError.unsupportedFormat(format)
+        }
+        var decoded = try data.withUnsafeBytes { bytes -> DecodedImage in
+            switch format {
+            case .JPEG: return try JPEGCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            case .PNG: return try PNGCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            case .GIF: return try GIFDecoder.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            default: return try WebPCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            }
+        }
+        if options.duration > 0 && decoded.frames.count > 1 {
+            let each = options.duration / TimeInterval(decoded.frames.count)
+            decoded.frames = decoded.frames.map { ImageFrame(pixels: $0.pixels, duration: each) }
+        }
+        return KingfisherImage(
+            width: decoded.width, height: decoded.height, frames: decoded.frames,
+            scale: options.scale, loopCount: decoded.loopCount, format: format,
+            originalData: maxPixelSize == nil ? data : nil,
+            hasAlpha: decoded.hasAlpha, exifOrientation: decoded.orientation.rawValue)
+    }
+
+    /// Says what bytes that are not an image look like, for the error message.
+    static func describeContent(_ data: Data) -> String {
+        let head = data.prefix(512)
+        let text = String(decoding: head, as: UTF8.self)
+        let trimmed = text.drop { $0.isWhitespace }.lowercased()
+        if trimmed.hasPrefix("<!doctype html") || trimmed.hasPrefix("<html") || trimmed.contains("<body") {
+            return "an HTML document"
+        }
+        if trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<svg") {
+            return trimmed.contains("<svg") ? "an SVG document" : "an XML document"
+        }
+        if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") { return "JSON text" }
+        let printable = head.allSatisfy { (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        if printable {
+            let sample = String(text.prefix(40)).replacingOccurrences(of: "\n", with: " ")
+            return "text (\"\(sample)\")"
+        }
+        let hex = data.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
+        return "binary data starting with \(hex)"
+    }
+}
+
+extension KingfisherImage {
+    /// Decodes an image from PNG, JPEG, GIF or WebP data, upright (EXIF orientation applied),
+    /// with every frame of an animation composited.
+    ///
+    /// - Throws: ``ImageCodingError`` naming the format and what was
+    ///   wrong: empty data, bytes that are not an image, a recognised but unsupported format,
+    ///   corrupted or truncated data, or a size over ``ImageCreatingOptions/maxPixelCount``
+    ///   (checked from the header, before any pixel buffer is allocated).
+    public static func decode(data: Data, options: ImageCreatingOptions = ImageCreatingOptions()) throws -> KingfisherImage {
+        try ImageDecoder.decode(data, options: options)
+    }
+
+    /// Decodes `data` straight to a thumbnail whose longest side is at most `maxPixelSize` pixels
+    /// (aspect ratio kept, never enlarged). JPEG is decoded at the smallest DCT scale (1/2, 1/4,
+    /// 1/8) that still covers the target and WebP through libwebp's scaled decode, so a large
+    /// photo is never held at full size; the result is then resampled exactly (Lanczos-3).
+    /// The result carries no ``originalData``.
+    ///
+    /// - Throws: The same errors as ``decode(data:options:)``.
+    public static func downsampled(
+        data: Data, maxPixelSize: Int, options: ImageCreatingOptions = ImageCreatingOptions()
+    ) throws -> KingfisherImage {
+        try ImageDecoder.decode(data, options: options, maxPixelSize: max(1, maxPixelSize))
+    }
+}
+
+extension KingfisherWrapper where Base: KingfisherImage {
+    /// Creates an image from data, as Kingfisher's `KingfisherWrapper.image(data:options:)`.
+    /// Returns `nil` when the data cannot be decoded; ``KingfisherImage/decode(data:options:)``
+    /// says why.
+    public static func image(data: Data, options: ImageCreatingOptions) -> KFCrossPlatformImage? {
+        try? ImageDecoder.decode(data, options: options)
+    }
+
+    /// Creates a downsampled image from data, as Kingfisher's `downsampledImage(data:to:scale:)`:
+    /// the longest side is at most `max(pointSize.width, pointSize.height) * scale` pixels and the
+    /// image's scale is `scale`. Returns `nil` when the data cannot be decoded.
+    public static func downsampledImage(data: Data, to pointSize: CGSize, scale: CGFloat) -> KFCrossPlatformImage? {
+        let maxPixelSize = (max(pointSize.width, pointSize.height) * scale).pixelLength(.up)
+        return try? ImageDecoder.decode(data, options: ImageCreatingOptions(scale: scale), maxPixelSize: maxPixelSize)
+    }
+}

@@ -1,0 +1,162 @@
+import CTurboJPEG
+import Foundation
+
+/// JPEG through libjpeg-turbo's TurboJPEG API: baseline and progressive, grayscale, CMYK/YCCK,
+/// any chroma subsampling; EXIF orientation applied; DCT-domain downscaling for thumbnails.
+enum JPEGCodec {
+    private static let format = ImageFormat.JPEG
+
+    // MARK: Decoding
+
+    /// Decodes `bytes`. With `maxPixelSize`, decodes straight to the smallest DCT scale (1/8 … 1)
+    /// that still covers the fitted target, then resamples exactly to it: no full-size buffer.
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+        guard let handle = tjInitDecompress() else {
+            throw ImageCodingError.corruptedData(format: format, detail: "TurboJPEG could not start")
+        }
+        defer { tjDestroy(handle) }
+        let source = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        if tjDecompressHeader3(handle, source, UInt(bytes.count), &width, &height, &subsampling, &colorspace) != 0 {
+            throw decodingError(handle, bytes: bytes)
+        }
+        let limits = DecodingLimits(options, format: format)
+        try limits.check(width: Int(width), height: Int(height))
+
+        let metadata = JPEGMetadata(jpeg: bytes, maxEXIFByteCount: limits.maxEXIFByteCount)
+        var target = (width: Int(width), height: Int(height))
+        if let maxPixelSize {
+            target = DownsamplingTarget.fit(storedWidth: target.width, height: target.height,
+                                            orientation: metadata.orientation, maxPixelSize: maxPixelSize)
+        }
+        let factor = scalingFactor(width: Int(width), height: Int(height), covering: target)
+        let scaledWidth = scaled(Int(width), by: factor), scaledHeight = scaled(Int(height), by: factor)
+
+        let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+        let pixelFormat = isCMYK ? TJPF_CMYK : TJPF_RGBA
+        let flags = TJFLAG_LIMITSCANS
+        var failure: ImageCodingError?
+        let pixels = PixelBuffer.make(count: scaledWidth * scaledHeight * 4) { out in
+            let status = tjDecompress2(handle, source, UInt(bytes.count), out, Int32(scaledWidth), 0,
+                                       Int32(scaledHeight), Int32(pixelFormat.rawValue), flags)
+            if status != 0, let error = acceptableWarningOrError(handle, bytes: bytes) {
+                failure = error
+                return
+            }
+            if isCMYK {
+                convertCMYKToRGBA(out, count: scaledWidth * scaledHeight, inverted: metadata.hasAdobeMarker)
+            }
+        }
+        if let failure { throw failure }
+        var image = DecodedImage(width: scaledWidth, height: scaledHeight,
+                                 frames: [ImageFrame(pixels: pixels)], hasAlpha: false)
+        image.resample(to: target.width, target.height)
+        image.applyOrientation(metadata.orientation)
+        return image
+    }
+
+    private static func scaled(_ dimension: Int, by factor: tjscalingfactor) -> Int {
+        (dimension * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
+    }
+
+    /// The smallest TurboJPEG scaling factor, at most 1, whose output covers `target`.
+    private static func scalingFactor(width: Int, height: Int, covering target: (width: Int, height: Int)) -> tjscalingfactor {
+        var best = tjscalingfactor(num: 1, denom: 1)
+        var count: Int32 = 0
+        guard let factors = tjGetScalingFactors(&count) else { return best }
+        for index in 0..<Int(count) {
+            let factor = factors[index]
+            guard factor.num <= factor.denom else { continue }
+            guard scaled(width, by: factor) >= target.width, scaled(height, by: factor) >= target.height else { continue }
+            if Double(factor.num) / Double(factor.denom) < Double(best.num) / Double(best.denom) {
+                best = factor
+            }
+        }
+        return best
+    }
+
+    /// libjpeg reports recoverable damage as warnings. A file that ends early is refused as
+    /// truncated; other warnings (extraneous bytes, for instance) still give a usable image, as
+    /// in browsers. Returns the error to throw, or `nil` to accept the image.
+    private static func acceptableWarningOrError(_ handle: tjhandle, bytes: UnsafeRawBufferPointer) -> ImageCodingError? {
+        if tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) {
+            let message = String(cString: tjGetErrorStr2(handle))
+            return message.contains("Premature end") ? .truncatedData(format: format) : nil
+        }
+        return decodingError(handle, bytes: bytes)
+    }
+
+    private static func decodingError(_ handle: tjhandle, bytes: UnsafeRawBufferPointer) -> ImageCodingError {
+        let message = String(cString: tjGetErrorStr2(handle))
+        if message.contains("Premature end") || message.contains("insufficient") || bytes.count < 4 {
+            return .truncatedData(format: format)
+        }
+        return .corruptedData(format: format, detail: message)
+    }
+
+    /// Converts CMYK (4 bytes per pixel) to opaque RGBA in place. Adobe-marked files store
+    /// inverted CMYK (as Photoshop writes it).
+    private static func convertCMYKToRGBA(_ p: UnsafeMutablePointer<UInt8>, count: Int, inverted: Bool) {
+        for i in 0..<count {
+            let o = p + i * 4
+            var c = Int(o[0]), m = Int(o[1]), y = Int(o[2]), k = Int(o[3])
+            if !inverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+            // With inverted values, each colour is (1 - C)(1 - K) = c * k / 255.
+            o[0] = UInt8((c * k + 127) / 255)
+            o[1] = UInt8((m * k + 127) / 255)
+            o[2] = UInt8((y * k + 127) / 255)
+            o[3] = 255
+        }
+    }
+
+    // MARK: Encoding
+
+    /// The colour transparent pixels are flattened onto when encoding JPEG, which has no alpha:
+    /// opaque white.
+    static let defaultBackground: (r: UInt8, g: UInt8, b: UInt8) = (255, 255, 255)
+
+    /// Encodes the first frame as JPEG. `quality` is Kingfisher's compressionQuality, 0…1 (clamped).
+    /// Qualities of 0.9 and above keep full chroma resolution (4:4:4), lower ones use 4:2:0.
+    /// Alpha is flattened onto ``defaultBackground``.
+    static func encode(_ image: KingfisherImage, quality: CGFloat) throws -> Data {
+        guard let handle = tjInitCompress() else {
+            throw ImageCodingError.encodingFailed(format: format, detail: "TurboJPEG could not start")
+        }
+        defer { tjDestroy(handle) }
+        let q = Int32((min(max(quality, 0), 1) * 100).rounded())
+        let subsampling = q >= 90 ? TJSAMP_444 : TJSAMP_420
+        let pixels = image.hasAlpha ? flattened(image.pixels) : image.pixels
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let status = pixels.withUnsafeBufferPointer { src in
+            tjCompress2(handle, src.baseAddress, Int32(image.pixelWidth), 0, Int32(image.pixelHeight),
+                        Int32(TJPF_RGBX.rawValue), &output, &size, Int32(subsampling.rawValue), max(q, 1), 0)
+        }
+        defer { if let output { tjFree(output) } }
+        guard status == 0, let output else {
+            let message = String(cString: tjGetErrorStr2(handle))
+            throw ImageCodingError.encodingFailed(format: format, detail: message)
+        }
+        return Data(bytes: output, count: Int(size))
+    }
+
+    private static func flattened(_ pixels: [UInt8]) -> [UInt8] {
+        var out = pixels
+        let background = [UInt32(defaultBackground.r), UInt32(defaultBackground.g), UInt32(defaultBackground.b)]
+        out.withUnsafeMutableBufferPointer { buffer in
+            let p = buffer.baseAddress!
+            var i = 0
+            while i < buffer.count {
+                let a = UInt32(p[i + 3])
+                if a != 255 {
+                    for c in 0..<3 {
+                        p[i + c] = UInt8((UInt32(p[i + c]) * a + background[c] * (255 - a) + 127) / 255)
+                    }
+                    p[i + 3] = 255
+                }
+                i += 4
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,183 @@
+import CSpng
+import Foundation
+
+/// PNG: every colour type and bit depth (16-bit reduced to 8 by taking the high byte), palettes
+/// and colour keys with tRNS, Adam7 interlacing, eXIf orientation. libspng decodes and encodes;
+/// the common 8-bit kinds decode faster through ``PNGDirectDecoder``.
+enum PNGCodec {
+    private static let format = ImageFormat.PNG
+    /// The largest ancillary chunk, and the most ancillary data in all, kept while decoding: 16 MiB.
+    private static let chunkLimit = 16 << 20
+
+    private static func error(_ code: Int32) -> ImageCodingError {
+        // SPNG_IO_EOF: the buffer ended mid-chunk; SPNG_EOF: it ended before IEND.
+        if code == Int32(SPNG_IO_EOF.rawValue) || code == Int32(SPNG_EOF.rawValue) {
+            return .truncatedData(format: format)
+        }
+        let message = String(cString: spng_strerror(code))
+        return .corruptedData(format: format, detail: message)
+    }
+
+    /// Decodes `bytes`. Common PNGs up to ``PNGDirectDecoder/maxInflatedSize`` inflated go through
+    /// ``PNGDirectDecoder`` (libdeflate, holding the inflated rows); the rest, and any file that
+    /// decoder declines, through libspng, which streams. With `maxPixelSize`, rows go through a
+    /// ``BoxReducer`` (PNG cannot be decoded at a reduced scale, but the RGBA result need not be
+    /// held at full size: an interlaced image is the exception) and a Lanczos pass makes the
+    /// final size.
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+        let limit = DecodingLimits(options, format: format)
+        if let layout = PNGChunkLayout(bytes), let decoder = PNGDirectDecoder(layout) {
+            try limit.check(width: decoder.width, height: decoder.height)
+            if var image = try decodeDirectly(decoder, maxPixelSize: maxPixelSize) {
+                image.applyOrientation(layout.exif.map { EXIFReader.orientation(tiff: $0, maxByteCount: limit.maxEXIFByteCount) } ?? .up)
+                return image
+            }
+        }
+        return try decodeWithLibspng(bytes, limit: limit, maxPixelSize: maxPixelSize)
+    }
+
+    private static func decodeDirectly(_ decoder: PNGDirectDecoder, maxPixelSize: Int?) throws -> DecodedImage? {
+        let width = decoder.width
+        return try assemble(
+            width: width, height: decoder.height, hasAlpha: decoder.hasAlpha, maxPixelSize: maxPixelSize,
+            reducerRowChannels: decoder.hasAlpha ? 4 : decoder.channels,
+            reduce: { reducer in
+                // Opaque grey or RGB rows go to the reducer as they are.
+                guard decoder.hasAlpha else { return decoder.forEachFileRow { reducer.add(row: $1) } }
+                var row = [UInt8](repeating: 0, count: width * 4)
+                return row.withUnsafeMutableBufferPointer { row in
+                    decoder.decodeRows(destination: { _ in row.baseAddress! }, row: { reducer.add(row: $0) })
+                }
+            },
+            decodeWhole: { pixels in
+                decoder.decodeRows(destination: { pixels + $0 * width * 4 }, row: { _ in })
+            })
+    }
+
+    /// The libspng path alone (tests compare it with ``PNGDirectDecoder``'s).
+    static func decodeWithLibspng(_ bytes: UnsafeRawBufferPointer, limit: DecodingLimits,
+                                  maxPixelSize: Int?) throws -> DecodedImage {
+        // zlib's Adler-32 stays checked: libspng stops reading the last IDAT chunk once the
+        // image is complete, so that chunk's CRC is never compared.
+        guard let ctx = spng_ctx_new(0) else {
+            throw ImageCodingError.corruptedData(format: format, detail: "libspng could not start")
+        }
+        defer { spng_ctx_free(ctx) }
+        spng_set_crc_action(ctx, Int32(SPNG_CRC_ERROR.rawValue), Int32(SPNG_CRC_DISCARD.rawValue))
+        spng_set_chunk_limits(ctx, chunkLimit, chunkLimit)
+        var status = spng_set_png_buffer(ctx, bytes.baseAddress, bytes.count)
+        guard status == 0 else { throw error(status) }
+        var header = spng_ihdr()
+        status = spng_get_ihdr(ctx, &header)
+        guard status == 0 else { throw error(status) }
+        let width = Int(header.width), height = Int(header.height)
+        try limit.check(width: width, height: height)
+
+        var transparency = spng_trns()
+        let hasAlpha = header.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
+            || header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE_ALPHA.rawValue)
+            || spng_get_trns(ctx, &transparency) == 0
+        let fmt = Int32(SPNG_FMT_RGBA8.rawValue)
+        var size = 0
+        status = spng_decoded_image_size(ctx, fmt, &size)
+        guard status == 0, size == width * height * 4 else { throw error(status) }
+
+        // Progressive (row by row) decoding gives an interlaced image's rows pass by pass.
+        let reduce: ((inout BoxReducer) throws -> Bool)? = header.interlace_method != 0 ? nil : { reducer in
+            try decodeRows(ctx, format: fmt, rowBytes: width * 4) { reducer.add(row: $0) }
+            return true
+        }
+        var failure: Int32 = 0
+        var image = try assemble(
+            width: width, height: height, hasAlpha: hasAlpha, maxPixelSize: maxPixelSize, reduce: reduce,
+            decodeWhole: { pixels in
+                failure = spng_decode_image(ctx, pixels, size, fmt, Int32(SPNG_DECODE_TRNS.rawValue))
+                return failure == 0
+            })
+        guard image != nil else { throw error(failure) }
+        image!.applyOrientation(exifOrientation(ctx, maxByteCount: limit.maxEXIFByteCount))
+        return image!
+    }
+
+    /// Makes the decoded image, at most `maxPixelSize` on its longer side: rows go through a
+    /// ``BoxReducer`` taking rows of `reducerRowChannels` bytes per pixel (by `reduce`, when
+    /// given) if that shrinks the image at least twofold, else
+    /// `decodeWhole` fills full-size RGBA8 pixels; then a Lanczos pass gives the exact size.
+    /// `nil` when `reduce` or `decodeWhole` returns `false`.
+    private static func assemble(width: Int, height: Int, hasAlpha: Bool, maxPixelSize: Int?,
+                                 reducerRowChannels: Int = 4, reduce: ((inout BoxReducer) throws -> Bool)?,
+                                 decodeWhole: (UnsafeMutablePointer<UInt8>) throws -> Bool) throws -> DecodedImage? {
+        let target = maxPixelSize.map { DownsamplingTarget.fit(width: width, height: height, maxPixelSize: $0) }
+        let factor = target.map { BoxReducer.factor(width: width, height: height, target: $0) } ?? 1
+        var image: DecodedImage
+        if factor > 1, let reduce {
+            var reducer = BoxReducer(width: width, height: height, factor: factor, hasAlpha: hasAlpha,
+                                     rowChannels: reducerRowChannels)
+            guard try reduce(&reducer) else { return nil }
+            image = DecodedImage(width: reducer.outputWidth, height: reducer.outputHeight,
+                                 frames: [ImageFrame(pixels: reducer.pixels)], hasAlpha: hasAlpha)
+        } else {
+            var decoded = false
+            // On failure nothing useful was written, and the bytes are discarded.
+            let pixels = try PixelBuffer.make(count: width * height * 4) { decoded = try decodeWhole($0) }
+            guard decoded else { return nil }
+            image = DecodedImage(width: width, height: height, frames: [ImageFrame(pixels: pixels)], hasAlpha: hasAlpha)
+        }
+        if let target { image.resample(to: target.width, target.height) }
+        return image
+    }
+
+    /// Decodes a non-interlaced image row by row, handing each RGBA8 row to `row`.
+    private static func decodeRows(_ ctx: OpaquePointer, format: Int32, rowBytes: Int,
+                                   _ row: (UnsafePointer<UInt8>) -> Void) throws {
+        let flags = Int32(SPNG_DECODE_TRNS.rawValue) | Int32(SPNG_DECODE_PROGRESSIVE.rawValue)
+        var status = spng_decode_image(ctx, nil, 0, format, flags)
+        guard status == 0 else { throw error(status) }
+        var buffer = [UInt8](repeating: 0, count: rowBytes)
+        try buffer.withUnsafeMutableBufferPointer { buffer in
+            repeat {
+                status = spng_decode_row(ctx, buffer.baseAddress, rowBytes)
+                // SPNG_EOI comes with the last row.
+                guard status == 0 || status == Int32(SPNG_EOI.rawValue) else { throw error(status) }
+                row(buffer.baseAddress!)
+            } while status == 0
+        }
+    }
+
+    private static func exifOrientation(_ ctx: OpaquePointer, maxByteCount: Int) -> ImageOrientation {
+        var exif = spng_exif()
+        guard spng_get_exif(ctx, &exif) == 0, let data = exif.data, exif.length > 0 else { return .up }
+        return EXIFReader.orientation(tiff: UnsafeRawBufferPointer(start: data, count: exif.length), maxByteCount: maxByteCount)
+    }
+
+    /// Encodes the first frame as an 8-bit PNG: RGBA when any pixel is non-opaque, else RGB.
+    static func encode(_ image: KingfisherImage) throws -> Data {
+        guard let ctx = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
+            throw ImageCodingError.encodingFailed(format: format, detail: "libspng could not start")
+        }
+        defer { spng_ctx_free(ctx) }
+        spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1)
+        let opaque = !image.hasAlpha || PixelOps.isOpaque(image.pixels)
+        var header = spng_ihdr()
+        header.width = UInt32(image.pixelWidth)
+        header.height = UInt32(image.pixelHeight)
+        header.bit_depth = 8
+        header.color_type = UInt8(opaque ? SPNG_COLOR_TYPE_TRUECOLOR.rawValue : SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
+        var status = spng_set_ihdr(ctx, &header)
+        let samples = opaque ? PixelOps.dropAlpha(image.pixels) : image.pixels
+        if status == 0 {
+            status = samples.withUnsafeBytes { raw in
+                spng_encode_image(ctx, raw.baseAddress, raw.count, Int32(SPNG_FMT_PNG.rawValue),
+                                  Int32(SPNG_ENCODE_FINALIZE.rawValue))
+            }
+        }
+        var length = 0
+        var bufferError: Int32 = 0
+        guard status == 0, let buffer = spng_get_png_buffer(ctx, &length, &bufferError) else {
+            let message = String(cString: spng_strerror(status != 0 ? status : bufferError))
+            throw ImageCodingError.encodingFailed(format: format, detail: message)
+        }
+        defer { free(buffer) }
+        return Data(bytes: buffer, count: length)
+    }
+}

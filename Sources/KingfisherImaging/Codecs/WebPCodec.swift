@@ -1,0 +1,217 @@
+import CWebP
+import Foundation
+
+/// WebP through libwebp: lossy, lossless, alpha, and animations (composited by libwebp's
+/// animation decoder with blending and disposal). Downsampling uses libwebp's scaled decode.
+enum WebPCodec {
+    private static let format = ImageFormat.WebP
+
+    private static func corrupted(_ detail: String) -> ImageCodingError {
+        .corruptedData(format: format, detail: detail)
+    }
+
+    /// Whether the RIFF header announces more bytes than there are.
+    private static func isTruncated(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 8 else { return true }
+        let declared = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
+        return declared + 8 > bytes.count
+    }
+
+    private static func error(_ status: VP8StatusCode, bytes: UnsafeRawBufferPointer) -> ImageCodingError {
+        if status == VP8_STATUS_NOT_ENOUGH_DATA || isTruncated(bytes) {
+            return .truncatedData(format: format)
+        }
+        let detail: String
+        switch status {
+        case VP8_STATUS_OUT_OF_MEMORY: detail = "out of memory"
+        case VP8_STATUS_INVALID_PARAM: detail = "invalid parameter"
+        case VP8_STATUS_BITSTREAM_ERROR: detail = "bitstream error"
+        case VP8_STATUS_UNSUPPORTED_FEATURE: detail = "unsupported feature"
+        case VP8_STATUS_SUSPENDED: detail = "decoding suspended"
+        case VP8_STATUS_USER_ABORT: detail = "decoding aborted"
+        default: detail = "libwebp status \(status.rawValue)"
+        }
+        return corrupted(detail)
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+        let input = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var features = WebPBitstreamFeatures()
+        let status = WebPGetFeatures(input, bytes.count, &features)
+        guard status == VP8_STATUS_OK else { throw error(status, bytes: bytes) }
+        let orientation = exifOrientation(bytes, maxByteCount: options.maxEXIFByteCount)
+        var image = features.has_animation != 0
+            ? try decodeAnimation(bytes, features: features, options: options)
+            : try decodeStill(bytes, features: features, orientation: orientation, options: options,
+                              maxPixelSize: maxPixelSize)
+        if let maxPixelSize, features.has_animation != 0 {
+            let target = DownsamplingTarget.fit(width: image.width, height: image.height, maxPixelSize: maxPixelSize)
+            image.resample(to: target.width, target.height)
+        }
+        image.applyOrientation(orientation)
+        return image
+    }
+
+    private static func decodeStill(
+        _ bytes: UnsafeRawBufferPointer, features: WebPBitstreamFeatures, orientation: ImageOrientation,
+        options: ImageCreatingOptions, maxPixelSize: Int?
+    ) throws -> DecodedImage {
+        let width = Int(features.width), height = Int(features.height)
+        try DecodingLimits(options, format: format).check(width: width, height: height)
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfig(&config) != 0 else { throw corrupted("libwebp version mismatch") }
+        // Lossy frames filter in a second thread while the next rows decode (as libvips asks).
+        config.options.use_threads = 1
+        var target = (width: width, height: height)
+        if let maxPixelSize {
+            target = DownsamplingTarget.fit(storedWidth: width, height: height, orientation: orientation,
+                                            maxPixelSize: maxPixelSize)
+            if target != (width, height) {
+                config.options.use_scaling = 1
+                config.options.scaled_width = Int32(target.width)
+                config.options.scaled_height = Int32(target.height)
+            }
+        }
+        let size = target.width * target.height * 4
+        var status = VP8_STATUS_OK
+        let pixels = PixelBuffer.make(count: size) { out in
+            config.output.colorspace = MODE_RGBA
+            config.output.is_external_memory = 1
+            config.output.u.RGBA.rgba = out
+            config.output.u.RGBA.stride = Int32(target.width * 4)
+            config.output.u.RGBA.size = size
+            status = WebPDecode(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, &config)
+            WebPFreeDecBuffer(&config.output)
+        }
+        guard status == VP8_STATUS_OK else { throw error(status, bytes: bytes) }
+        return DecodedImage(width: target.width, height: target.height, frames: [ImageFrame(pixels: pixels)],
+                            hasAlpha: features.has_alpha != 0)
+    }
+
+    private static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, features: WebPBitstreamFeatures,
+                                        options: ImageCreatingOptions) throws -> DecodedImage {
+        // libwebp allocates the whole canvas when the decoder is made: check its size (from the
+        // VP8X header) first; the frame count is known only once the decoder exists.
+        let limits = DecodingLimits(options, format: format)
+        try limits.check(width: Int(features.width), height: Int(features.height))
+        var decoderOptions = WebPAnimDecoderOptions()
+        guard WebPAnimDecoderOptionsInit(&decoderOptions) != 0 else { throw corrupted("libwebp version mismatch") }
+        decoderOptions.color_mode = MODE_RGBA
+        decoderOptions.use_threads = 1
+        var data = WebPData(bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size: bytes.count)
+        guard let decoder = WebPAnimDecoderNew(&data, &decoderOptions) else {
+            throw isTruncated(bytes) ? .truncatedData(format: format)
+                                     : corrupted("invalid animation")
+        }
+        defer { WebPAnimDecoderDelete(decoder) }
+        var info = WebPAnimInfo()
+        guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { throw corrupted("invalid animation header") }
+        let width = Int(info.canvas_width), height = Int(info.canvas_height)
+        let frameCount = options.onlyFirstFrame ? 1 : Int(info.frame_count)
+        try limits.check(width: width, height: height, frameCount: frameCount)
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(frameCount)
+        var previousTimestamp: Int32 = 0
+        while frames.count < frameCount, WebPAnimDecoderHasMoreFrames(decoder) != 0 {
+            var buffer: UnsafeMutablePointer<UInt8>?
+            var timestamp: Int32 = 0
+            guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
+                throw isTruncated(bytes) ? .truncatedData(format: format)
+                                         : corrupted("frame \(frames.count) cannot be decoded")
+            }
+            let pixels = PixelBuffer.make(count: width * height * 4) { memcpy($0, buffer, width * height * 4) }
+            let milliseconds = Int(timestamp) - Int(previousTimestamp)
+            previousTimestamp = timestamp
+            frames.append(ImageFrame(pixels: pixels, duration: FrameDelay.duration(seconds: TimeInterval(milliseconds) / 1000)))
+        }
+        guard !frames.isEmpty else { throw corrupted("the animation has no frames") }
+        return DecodedImage(width: width, height: height, frames: frames,
+                            loopCount: frames.count > 1 ? Int(info.loop_count) : 0, hasAlpha: true)
+    }
+
+    /// The orientation in the EXIF chunk of an extended (VP8X) file whose flags announce one.
+    private static func exifOrientation(_ bytes: UnsafeRawBufferPointer, maxByteCount: Int) -> ImageOrientation {
+        let exifFlag: UInt8 = 0x08
+        guard bytes.count > 30, Array(bytes[12..<16]) == Array("VP8X".utf8), bytes[20] & exifFlag != 0 else { return .up }
+        var data = WebPData(bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size: bytes.count)
+        guard let demuxer = WebPDemux(&data) else { return .up }
+        defer { WebPDemuxDelete(demuxer) }
+        var iterator = WebPChunkIterator()
+        guard WebPDemuxGetChunk(demuxer, "EXIF", 1, &iterator) != 0 else { return .up }
+        defer { WebPDemuxReleaseChunkIterator(&iterator) }
+        return EXIFReader.orientation(tiff: UnsafeRawBufferPointer(start: iterator.chunk.bytes, count: iterator.chunk.size),
+                                      maxByteCount: maxByteCount)
+    }
+
+    // MARK: Encoding
+
+    /// Encodes as WebP: lossy at `quality` (0…1, clamped) or lossless (keeping the exact colour
+    /// of fully transparent pixels); an animated image becomes an animated WebP with its frame
+    /// durations and loop count.
+    static func encode(_ image: KingfisherImage, quality: CGFloat, lossless: Bool) throws -> Data {
+        var config = WebPConfig()
+        guard WebPConfigInit(&config) != 0 else { throw encodingFailure("libwebp version mismatch") }
+        config.quality = Float(min(max(quality, 0), 1) * 100)
+        config.lossless = lossless ? 1 : 0
+        config.exact = lossless ? 1 : 0
+        if image.isAnimated { return try encodeAnimation(image, config: &config) }
+        var writer = WebPMemoryWriter()
+        WebPMemoryWriterInit(&writer)
+        defer { WebPMemoryWriterClear(&writer) }
+        try withPicture(image.pixels, width: image.pixelWidth, height: image.pixelHeight) { picture in
+            picture.writer = WebPMemoryWrite
+            try withUnsafeMutablePointer(to: &writer) { writerPointer in
+                picture.custom_ptr = UnsafeMutableRawPointer(writerPointer)
+                guard WebPEncode(&config, &picture) != 0 else {
+                    throw encodingFailure("libwebp error \(picture.error_code.rawValue)")
+                }
+            }
+        }
+        return Data(bytes: writer.mem, count: writer.size)
+    }
+
+    private static func encodingFailure(_ detail: String) -> ImageCodingError {
+        .encodingFailed(format: format, detail: detail)
+    }
+
+    /// Runs `body` with a libwebp picture holding `pixels`, freed afterwards.
+    private static func withPicture(
+        _ pixels: [UInt8], width: Int, height: Int, _ body: (inout WebPPicture) throws -> Void
+    ) throws {
+        var picture = WebPPicture()
+        guard WebPPictureInit(&picture) != 0 else { throw encodingFailure("libwebp version mismatch") }
+        picture.width = Int32(width)
+        picture.height = Int32(height)
+        picture.use_argb = 1
+        defer { WebPPictureFree(&picture) }
+        let imported = pixels.withUnsafeBufferPointer { WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(width * 4)) }
+        guard imported != 0 else { throw encodingFailure("cannot import the pixels") }
+        try body(&picture)
+    }
+
+    private static func encodeAnimation(_ image: KingfisherImage, config: inout WebPConfig) throws -> Data {
+        var encoderOptions = WebPAnimEncoderOptions()
+        guard WebPAnimEncoderOptionsInit(&encoderOptions) != 0 else { throw encodingFailure("libwebp version mismatch") }
+        encoderOptions.anim_params.loop_count = Int32(image.loopCount)
+        guard let encoder = WebPAnimEncoderNew(Int32(image.pixelWidth), Int32(image.pixelHeight), &encoderOptions) else {
+            throw encodingFailure("cannot create the animation encoder")
+        }
+        defer { WebPAnimEncoderDelete(encoder) }
+        var timestamp: Int32 = 0
+        for frame in image.frames {
+            try withPicture(frame.pixels, width: image.pixelWidth, height: image.pixelHeight) { picture in
+                guard WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else {
+                    throw encodingFailure(String(cString: WebPAnimEncoderGetError(encoder)))
+                }
+            }
+            timestamp += Int32((frame.duration * 1000).rounded())
+        }
+        var output = WebPData()
+        guard WebPAnimEncoderAdd(encoder, nil, timestamp, nil) != 0,
+              WebPAnimEncoderAssemble(encoder, &output) != 0 else {
+            throw encodingFailure(String(cString: WebPAnimEncoderGetError(encoder)))
+        }
+        defer { WebPDataClear(&output) }
+        return Data(bytes: output.bytes, count: output.size)
+    }
+}

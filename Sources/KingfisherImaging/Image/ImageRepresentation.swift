@@ -1,0 +1,60 @@
+import Foundation
+
+extension KingfisherImage {
+    /// Encodes the image as `format`, throwing an ``ImageCodingError`` that says why when it fails.
+    ///
+    /// - Parameters:
+    ///   - format: `.PNG` (alpha kept), `.JPEG` (alpha flattened onto opaque white), `.GIF`
+    ///     (the original bytes of an unmodified GIF, else a palette-quantised, animated when the
+    ///     image has frames), `.WebP` (animated when the image has frames), or `.unknown` (PNG).
+    ///     Recognised-only formats (HEIC, AVIF, BMP, TIFF) throw `encodingFailed`.
+    ///   - compressionQuality: 0…1 for JPEG and lossy WebP. Default 1.0.
+    ///   - lossless: For WebP, encode losslessly and ignore the quality. Default `false`.
+    public func encoded(as format: ImageFormat, compressionQuality: CGFloat = 1.0, lossless: Bool = false) throws -> Data {
+        switch format {
+        case .PNG, .unknown:
+            return try PNGCodec.encode(self)
+        case .JPEG:
+            return try JPEGCodec.encode(self, quality: compressionQuality)
+        case .GIF:
+            if self.format == .GIF, let originalData { return originalData }
+            return try GIFEncoder.encode(self)
+        case .WebP:
+            return try WebPCodec.encode(self, quality: compressionQuality, lossless: lossless)
+        case .HEIC, .AVIF, .BMP, .TIFF:
+            throw ImageCodingError.encodingFailed(format: format, detail: "\(format) encoding is not supported")
+        }
+    }
+}
+
+extension KingfisherWrapper where Base: KingfisherImage {
+    /// PNG data of the image (8-bit RGBA, or RGB when every pixel is opaque); `nil` on failure.
+    public func pngRepresentation() -> Data? {
+        try? base.encoded(as: .PNG)
+    }
+
+    /// JPEG data of the image at `compressionQuality` (0…1); alpha is flattened onto opaque
+    /// white. `nil` on failure.
+    public func jpegRepresentation(compressionQuality: CGFloat) -> Data? {
+        try? base.encoded(as: .JPEG, compressionQuality: compressionQuality)
+    }
+
+    /// GIF data: the original bytes when the image was decoded from a GIF and not modified,
+    /// else a palette-quantised GIF, animated when the image has frames. `nil` on failure.
+    public func gifRepresentation() -> Data? {
+        try? base.encoded(as: .GIF)
+    }
+
+    /// WebP data, lossy at `compressionQuality` (0…1, default 0.8) or lossless; animated when
+    /// the image has frames. `nil` on failure.
+    public func webpRepresentation(compressionQuality: CGFloat = 0.8, lossless: Bool = false) -> Data? {
+        try? base.encoded(as: .WebP, compressionQuality: compressionQuality, lossless: lossless)
+    }
+
+    /// Data of the image in `format`, as Kingfisher's `data(format:compressionQuality:)`:
+    /// `.unknown` gives PNG; for WebP, a quality of 1.0 (the default) means lossless.
+    public func data(format: ImageFormat, compressionQuality: CGFloat = 1.0) -> Data? {
+        try? base.encoded(as: format, compressionQuality: compressionQuality,
+                          lossless: format == .WebP && compressionQuality >= 1.0)
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+
+/// Builds processors from a compact text form, so a command line or a URL can carry a chain:
+/// `downsample(400x400)|>round(20)|>blur(4)`. Sizes are in points, colours are hex.
+public enum ImageProcessorSpec {
+    /// The grammar, as shown in error messages.
+    public static let grammar = """
+        SPEC is one or more steps joined by '|>':
+          downsample(WxH)                  DownsamplingImageProcessor
+          resize(WxH[,fit|fill|none])      ResizingImageProcessor (default none)
+          crop(WxH[,AX,AY])                CroppingImageProcessor (anchor default 0.5,0.5)
+          round(R|P%[,WxH][,CORNERS])      RoundCornerImageProcessor (P% of the width; CORNERS: all or tl+tr+bl+br)
+          border(#RRGGBB[AA],W[,R])        BorderImageProcessor (line width W, corner radius R)
+          blur(R)                          BlurImageProcessor
+          overlay(#RRGGBB[AA],F)           OverlayImageProcessor (F: 0 solid colour ... 1 image)
+          tint(#RRGGBB[AA])                TintImageProcessor
+          colors(B,C,S,EV)                 ColorControlsProcessor
+          blackwhite                       BlackWhiteProcessor
+          blend(MODE[,ALPHA][,#BG])        BlendImageProcessor (MODE: \(CGBlendMode.allCases.map(\.name).joined(separator: ", ")))
+        """
+
+    /// The largest size argument: 100 000 points a side (the output must also stay within the
+    /// options' `maxPixelCount` when the processor runs).
+    public static let maxSize: CGFloat = 100_000
+    /// The largest corner radius or border width: 10 000 points.
+    public static let maxRadius: CGFloat = 10_000
+    /// The largest blur radius: ``BlurImageProcessor/maxBlurRadius`` (1 000), in points; the
+    /// processor refuses a radius over 1 000 pixels once scaled (at scale 1, the same).
+    public static let maxBlurRadius: CGFloat = BlurImageProcessor.maxBlurRadius
+    /// The default most steps in one spec: 32.
+    public static let defaultMaxStepCount = 32
+
+    /// The processors of `spec`, in order; a spec of more than `maxStepCount` steps (default
+    /// ``defaultMaxStepCount``) is refused before any step is parsed.
+    ///
+    /// - Throws: ``ImageProcessingError/invalidSpec(spec:detail:)``.
+    public static func processors(from spec: String, maxStepCount: Int = defaultMaxStepCount) throws -> [any ImageProcessing] {
+        let steps = spec.components(separatedBy: "|>").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !spec.trimmingCharacters(in: .whitespaces).isEmpty else { throw invalid(spec, "it is empty") }
+        guard steps.count <= maxStepCount else {
+            throw invalid(String(spec.prefix(200)), "it has \(steps.count) steps, over the limit of \(maxStepCount)")
+        }
+        return try steps.map { step in
+            do {
+                return try parseStep(step)
+            } catch let detail as Detail {
+                throw invalid(spec, "in '\(step)': \(detail.text)")
+            }
+        }
+    }
+
+    /// One processor running every step of `spec` in order, at most `maxStepCount` of them
+    /// (default ``defaultMaxStepCount``). Its identifier is the one Kingfisher gives `a |> b |> …`
+    /// of the same processors.
+    ///
+    /// - Throws: ``ImageProcessingError/invalidSpec(spec:detail:)``.
+    public static func processor(from spec: String, maxStepCount: Int = defaultMaxStepCount) throws -> ImageProcessorChain {
+        ImageProcessorChain(try processors(from: spec, maxStepCount: maxStepCount))
+    }
+
+    private struct Detail: Error {
+        var text: String
+    }
+
+    private static func invalid(_ spec: String, _ detail: String) -> ImageProcessingError {
+        .invalidSpec(spec: spec, detail: detail)
+    }
+
+    private static func parseStep(_ step: String) throws -> any ImageProcessing {
+        let name: Substring
+        var arguments: [String] = []
+        if let open = step.firstIndex(of: "(") {
+            guard step.hasSuffix(")") else { throw Detail(text: "missing ')'") }
+            name = step[..<open]
+            let inner = step[step.index(after: open)..<step.index(before: step.endIndex)]
+            arguments = inner.split(separator: ",", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            if arguments == [""] { arguments = [] }
+        } else {
+            name = Substring(step)
+        }
+        func expect(_ range: ClosedRange<Int>) throws {
+            guard range.contains(arguments.count) else {
+                throw Detail(text: "\(name) takes \(range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)") arguments, got \(arguments.count)")
+            }
+        }
+        switch name {
+        case "downsample":
+            try expect(1...1)
+            return DownsamplingImageProcessor(size: try size(arguments[0]))
+        case "resize":
+            try expect(1...2)
+            let mode = try arguments.count > 1 ? contentMode(arguments[1]) : ContentMode.none
+            return ResizingImageProcessor(referenceSize: try size(arguments[0]), mode: mode)
+        case "crop":
+            guard arguments.count == 1 || arguments.count == 3 else { throw Detail(text: "crop takes WxH or WxH,AX,AY") }
+            let anchor = arguments.count == 3
+                ? CGPoint(x: try number(arguments[1], in: 0...1), y: try number(arguments[2], in: 0...1))
+                : CGPoint(x: 0.5, y: 0.5)
+            return CroppingImageProcessor(size: try size(arguments[0]), anchor: anchor)
+        case "round":
+            try expect(1...3)
+            var targetSize: CGSize?
+            var corners = RectCorner.all
+            for argument in arguments.dropFirst() {
+                if argument.contains("x") && argument.first?.isNumber == true {
+                    targetSize = try size(argument)
+                } else {
+                    corners = try rectCorners(argument)
+                }
+            }
+            return RoundCornerImageProcessor(radius: try radius(arguments[0]), targetSize: targetSize,
+                                             roundingCorners: corners)
+        case "border":
+            try expect(2...3)
+            let cornerRadius = arguments.count > 2 ? try number(arguments[2], in: 0...maxRadius) : 0
+            return BorderImageProcessor(border: Border(color: try color(arguments[0]),
+                                                       lineWidth: try number(arguments[1], in: 0...maxRadius),
+                                                       radius: .point(cornerRadius)))
+        case "blur":
+            try expect(1...1)
+            return BlurImageProcessor(blurRadius: try number(arguments[0], in: 0...maxBlurRadius))
+        case "overlay":
+            try expect(2...2)
+            return OverlayImageProcessor(overlay: try color(arguments[0]), fraction: try number(arguments[1], in: 0...1))
+        case "tint":
+            try expect(1...1)
+            return TintImageProcessor(tint: try color(arguments[0]))
+        case "colors":
+            try expect(4...4)
+            return ColorControlsProcessor(brightness: try number(arguments[0], in: -1...1),
+                                          contrast: try number(arguments[1], in: 0...4),
+                                          saturation: try number(arguments[2], in: 0...4),
+                                          inputEV: try number(arguments[3], in: -10...10))
+        case "blackwhite":
+            try expect(0...0)
+            return BlackWhiteProcessor()
+        case "blend":
+            try expect(1...3)
+            guard let mode = CGBlendMode(name: arguments[0]) else { throw Detail(text: "unknown blend mode '\(arguments[0])'") }
+            var alpha: CGFloat = 1
+            var background: KingfisherColor?
+            for argument in arguments.dropFirst() {
+                if argument.hasPrefix("#") { background = try color(argument) } else { alpha = try number(argument, in: 0...1) }
+            }
+            return BlendImageProcessor(blendMode: mode, alpha: alpha, backgroundColor: background)
+        default:
+            throw Detail(text: "unknown processor '\(name)'")
+        }
+    }
+
+    private static func number(_ text: String, in range: ClosedRange<CGFloat>) throws -> CGFloat {
+        guard let value = Double(text), value.isFinite else { throw Detail(text: "'\(text)' is not a number") }
+        guard range.contains(CGFloat(value)) else { throw Detail(text: "\(text) is outside \(range.lowerBound)...\(range.upperBound)") }
+        return CGFloat(value)
+    }
+
+    private static func size(_ text: String) throws -> CGSize {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw Detail(text: "'\(text)' is not a size WxH") }
+        let width = try number(String(parts[0]), in: 0...maxSize), height = try number(String(parts[1]), in: 0...maxSize)
+        guard width > 0, height > 0 else { throw Detail(text: "size \(text) must be positive") }
+        return CGSize(width: width, height: height)
+    }
+
+    private static func contentMode(_ text: String) throws -> ContentMode {
+        switch text {
+        case "fit": return .aspectFit
+        case "fill": return .aspectFill
+        case "none": return .none
+        default: throw Detail(text: "content mode must be fit, fill or none, not '\(text)'")
+        }
+    }
+
+    private static func radius(_ text: String) throws -> Radius {
+        if text.hasSuffix("%") {
+            return .widthFraction(try number(String(text.dropLast()), in: 0...100) / 100)
+        }
+        return .point(try number(text, in: 0...maxRadius))
+    }
+
+    private static func rectCorners(_ text: String) throws -> RectCorner {
+        if text == "all" { return .all }
+        var corners: RectCorner = []
+        for part in text.split(separator: "+") {
+            switch part {
+            case "tl": corners.insert(.topLeft)
+            case "tr": corners.insert(.topRight)
+            case "bl": corners.insert(.bottomLeft)
+            case "br": corners.insert(.bottomRight)
+            default: throw Detail(text: "corner '\(part)' must be tl, tr, bl, br or all")
+            }
+        }
+        guard !corners.isEmpty else { throw Detail(text: "no corners in '\(text)'") }
+        return corners
+    }
+
+    private static func color(_ text: String) throws -> KingfisherColor {
+        guard text.hasPrefix("#"), let color = KingfisherColor(hex: text) else {
+            throw Detail(text: "'\(text)' is not a colour #RRGGBB or #RRGGBBAA")
+        }
+        return color
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import Kingfisher
+
+/// `kf info FILE [--json]`.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Print an image's format, size, frames, durations, loop count, alpha and EXIF orientation."
+    )
+
+    @Argument(help: "The image file.")
+    var file: String
+
+    @Flag(help: "Print JSON with the keys format, width, height, frames, durations, loopCount, hasAlpha, orientation.")
+    var json = false
+
+    @Option(help: "Refuse images with more pixels than this (all frames counted).")
+    var maxPixels: Int = ImageCreatingOptions.defaultMaxPixelCount
+
+    /// What `kf info --json` prints.
+    struct Report: Encodable {
+        var format: String
+        var width: Int
+        var height: Int
+        var frames: Int
+        var durations: [Double]
+        var loopCount: Int
+        var hasAlpha: Bool
+        var orientation: Int
+    }
+
+    func run() throws {
+        let data = readInput(file)
+        let image: KingfisherImage
+        do {
+            image = try KingfisherImage.decode(data: data, options: ImageCreatingOptions(maxPixelCount: maxPixels))
+        } catch {
+            exitWithError("\(file): \(error)", status: ExitStatus.refusedInput)
+        }
+        let report = Report(
+            format: image.format.description, width: image.pixelWidth, height: image.pixelHeight,
+            frames: image.frames.count, durations: image.frames.map(\.duration), loopCount: image.loopCount,
+            hasAlpha: image.hasAlpha, orientation: image.exifOrientation)
+        if json {
+            try printJSON(report)
+        } else {
+            print("""
+                format:      \(report.format)
+                size:        \(report.width)x\(report.height)
+                frames:      \(report.frames)
+                durations:   \(report.durations.map { String(format: "%.3f", $0) }.joined(separator: " "))
+                loop count:  \(report.loopCount)\(report.frames > 1 && report.loopCount == 0 ? " (forever)" : "")
+                alpha:       \(report.hasAlpha ? "yes" : "no")
+                orientation: \(report.orientation)
+                """)
+        }
+    }
+}

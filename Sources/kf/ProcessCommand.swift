@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Kingfisher
+
+/// `kf process INPUT --output OUT [--processor SPEC] [--format F] [--quality Q] [--max-pixels N]`.
+struct ProcessCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "process",
+        abstract: "Decode an image (upright), apply processors, and encode it.",
+        discussion: ImageProcessorSpec.grammar + """
+
+            Sizes are points at scale 1, so pixels. A leading downsample decodes straight to the \
+            smallest size that covers it. Refused input exits with status 65 and leaves no output.
+            """
+    )
+
+    @Argument(help: "The input image.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The output file, written atomically.")
+    var output: String
+
+    @Option(help: "Processors to apply, e.g. 'downsample(400x400)'.")
+    var processor: String?
+
+    @Option(help: "Output format: png, jpeg, gif or webp. Default: from the output file's extension.")
+    var format: String?
+
+    @Option(help: "Quality for JPEG and lossy WebP, 0...1. Default 0.9; WebP at 1.0 is lossless.")
+    var quality: Double = 0.9
+
+    @Option(help: "Refuse images with more pixels than this (all frames counted).")
+    var maxPixels: Int = ImageCreatingOptions.defaultMaxPixelCount
+
+    func validate() throws {
+        guard (0...1).contains(quality) else { throw ValidationError("--quality must be between 0 and 1") }
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+    }
+
+    func run() throws {
+        let imageProcessor: any ImageProcessing
+        do {
+            imageProcessor = try processor.map { try ImageProcessorSpec.processor(from: $0) } ?? DefaultImageProcessor.default
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        guard let outputFormat = Self.outputFormat(named: format ?? (output as NSString).pathExtension) else {
+            throw ValidationError("unknown output format '\(format ?? (output as NSString).pathExtension)': use png, jpeg, gif or webp")
+        }
+        let data = readInput(input)
+        let encoded: Data
+        do {
+            let context = ImageProcessingContext(imageCreatingOptions: ImageCreatingOptions(maxPixelCount: maxPixels))
+            let image = try imageProcessor.process(.data(data), in: context)
+            encoded = try image.encoded(as: outputFormat, compressionQuality: quality,
+                                        lossless: outputFormat == .WebP && quality >= 1)
+        } catch {
+            exitWithError("\(input): \(String(describing: error).split(separator: "\n")[0])", status: ExitStatus.refusedInput)
+        }
+        writeOutput(encoded, to: output)
+    }
+
+    static func outputFormat(named name: String) -> ImageFormat? {
+        switch name.lowercased() {
+        case "png": return .PNG
+        case "jpg", "jpeg": return .JPEG
+        case "gif": return .GIF
+        case "webp": return .WebP
+        default: return nil
+        }
+    }
+}
