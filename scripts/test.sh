@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: install what is missing, build and run every Swift test, check that kf
-# decodes real photographs of every kind to the pixels Pillow gives, then run the suite under
-# ThreadSanitizer and every fuzz target for KF_FUZZ_SECONDS (default 30) seconds.
+# decodes real photographs of every kind to the pixels Pillow gives, that a package using only
+# KingfisherImaging builds without networking, and that the DocC catalogue builds; then run the
+# suite under ThreadSanitizer and every fuzz target for KF_FUZZ_SECONDS (default 30) seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,17 @@ swift test --skip-build
 
 scripts/install-python-deps.sh
 python3 Benchmarks/compare_with_pillow.py --kf "$(swift build --show-bin-path)/kf"
+
+scripts/check-imaging-only.sh
+
+echo "Building the documentation (swift package generate-documentation --target Kingfisher)..."
+mkdir -p .build
+if ! swift package generate-documentation --target Kingfisher >.build/docs.log 2>&1; then
+    grep -E "error:" .build/docs.log | head -n 20 >&2 || tail -n 20 .build/docs.log >&2
+    echo "the documentation failed to build (all of it in .build/docs.log)" >&2
+    exit 1
+fi
+echo "Documentation built: .build/plugins/Swift-DocC/outputs/Kingfisher.doccarchive"
 
 scripts/sanitize.sh thread
 scripts/fuzz.sh "${KF_FUZZ_SECONDS:-30}"

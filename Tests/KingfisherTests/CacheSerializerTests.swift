@@ -53,7 +53,6 @@ import Testing
         let parsed = KingfisherParsedOptionsInfo([.scaleFactor(2), .onlyLoadFirstFrame, .maxPixelCount(10), .scaleFactor(3)])
         #expect(parsed.scaleFactor == 3)
         #expect(parsed.onlyLoadFirstFrame)
-        #expect(!parsed.preloadAllAnimationData)
         #expect(parsed.imageCreatingOptions.maxPixelCount == 10)
     }
 }

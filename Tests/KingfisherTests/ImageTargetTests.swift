@@ -124,14 +124,14 @@ final class TestImageView: KingfisherHasImageComponent {
 
             let processor = DownsamplingImageProcessor(size: imageView.bounds.size)
                          |> RoundCornerImageProcessor(cornerRadius: 20)
-            KF.url(url)
+            // The README's `.fade(duration: 0.25).lowDataModeSource(.network(lowResolutionURL))`,
+            // deprecated as no-ops here, go through Support/LinuxNoOps.swift.
+            withLinuxNoOps(KF.url(url)
               .placeholder(placeholderImage)
               .setProcessor(processor)
               .loadDiskFileSynchronously()
               .cacheMemoryOnly()
-              .cacheOriginalImage()
-              .fade(duration: 0.25)
-              .lowDataModeSource(.network(lowResolutionURL))
+              .cacheOriginalImage(), lowDataModeSource: .network(lowResolutionURL))
               .onProgress { receivedSize, totalSize in  }
               .onSuccess { result in succeeded.withLock { $0 = result } }
               .onFailure { error in }

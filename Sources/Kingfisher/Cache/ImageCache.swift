@@ -113,7 +113,7 @@ public final class ImageCache: Sendable {
             if let data = options.cacheSerializer.data(with: image, original: original) {
                 result = Result { () throws(KingfisherError) in
                     try self.diskStorage.store(value: data, forKey: computedKey, expiration: options.diskCacheExpiration,
-                                               forcedExtension: options.forcedExtension, writeOptions: options.diskStoreWriteOptions)
+                                               forcedExtension: options.forcedExtension)
                 }
             } else {
                 result = .failure(.cacheError(reason: .cannotSerializeImage(image: image, original: original, serializer: options.cacheSerializer)))

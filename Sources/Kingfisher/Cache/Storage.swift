@@ -66,7 +66,7 @@ public protocol DataTransformable {
 }
 
 extension KingfisherImage: CacheCostCalculable {
-    /// ``cost``: the bytes of all frames' pixels.
+    /// `KingfisherImage.cost`: the bytes of all frames' pixels.
     public var cacheCost: Int { cost }
 }
 

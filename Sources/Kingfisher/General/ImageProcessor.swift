@@ -1,12 +1,12 @@
 import Foundation
 
-/// Turns an ``ImageProcessItem`` into an image, as Kingfisher's `ImageProcessor`.
+/// Turns an `ImageProcessItem` into an image, as Kingfisher's `ImageProcessor`.
 ///
 /// The ``identifier`` is part of the cache key of processed images: processors that do the same
 /// work must have the same identifier, and two processors are equal when their identifiers are.
-/// The empty identifier belongs to ``DefaultImageProcessor``.
+/// The empty identifier belongs to `DefaultImageProcessor`.
 ///
-/// The built-in processors also implement ``ImageProcessing``, the throwing form of the imaging
+/// The built-in processors also implement `ImageProcessing`, the throwing form of the imaging
 /// module; the library runs them through it, so a failure says why (a decoding error, an output
 /// over the pixel limit) instead of only that the processor returned `nil`.
 public protocol ImageProcessor: Sendable {
@@ -18,7 +18,7 @@ public protocol ImageProcessor: Sendable {
 }
 
 extension ImageProcessor where Self: ImageProcessing {
-    /// Runs ``ImageProcessing/process(_:in:)`` with the options' scale and limits; `nil` when it
+    /// Runs `ImageProcessing.process(_:in:)` with the options' scale and limits; `nil` when it
     /// throws.
     public func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
         try? process(item, in: options.processingContext)

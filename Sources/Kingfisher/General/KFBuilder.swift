@@ -50,6 +50,7 @@ extension KF {
 
         /// Kingfisher's transitions animate on Apple platforms; there is nothing to animate
         /// here, so they are accepted and have no effect.
+        @available(*, deprecated, message: "no effect on Linux: there are no transitions")
         public func fade(duration: TimeInterval) -> Self { self }
 
         /// Runs `block` with (received, total) bytes as a download progresses (main actor).

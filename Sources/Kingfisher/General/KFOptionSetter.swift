@@ -39,6 +39,7 @@ extension KFOptionSetter {
     /// See ``KingfisherOptionsInfoItem/onlyFromCache``.
     public func onlyFromCache(_ enabled: Bool = true) -> Self { changing { $0.onlyFromCache = enabled } }
     /// See ``KingfisherOptionsInfoItem/backgroundDecode``.
+    @available(*, deprecated, message: "no effect on Linux: images are always fully decoded")
     public func backgroundDecode(_ enabled: Bool = true) -> Self { changing { $0.backgroundDecode = enabled } }
     /// See ``KingfisherOptionsInfoItem/callbackQueue(_:)``.
     public func callbackQueue(_ queue: CallbackQueue) -> Self { changing { $0.callbackQueue = queue } }
@@ -47,6 +48,7 @@ extension KFOptionSetter {
     /// See ``KingfisherOptionsInfoItem/cacheOriginalImage``.
     public func cacheOriginalImage(_ enabled: Bool = true) -> Self { changing { $0.cacheOriginalImage = enabled } }
     /// See ``KingfisherOptionsInfoItem/diskStoreWriteOptions(_:)``.
+    @available(*, deprecated, message: "no effect on Linux: cache files are always written atomically")
     public func diskStoreWriteOptions(_ options: Data.WritingOptions) -> Self { changing { $0.diskStoreWriteOptions = options } }
     /// See ``KingfisherOptionsInfoItem/loadDiskFileSynchronously``.
     public func loadDiskFileSynchronously(_ enabled: Bool = true) -> Self { changing { $0.loadDiskFileSynchronously = enabled } }
@@ -62,9 +64,11 @@ extension KFOptionSetter {
     }
     /// Kingfisher's low-data-mode source. Linux has no constrained-network signal, so the
     /// source is never used; accepted so code carries over unchanged.
+    @available(*, deprecated, message: "no effect on Linux: there is no low data mode")
     public func lowDataModeSource(_ source: Source?) -> Self { self }
     /// Kingfisher animates cached images too with this; there are no transitions here, so it is
     /// accepted and has no effect.
+    @available(*, deprecated, message: "no effect on Linux: there are no transitions")
     public func forceTransition(_ enabled: Bool = true) -> Self { self }
     /// See ``KingfisherOptionsInfoItem/onFailureImage(_:)``.
     public func onFailureImage(_ image: KFCrossPlatformImage?) -> Self { changing { $0.onFailureImage = .some(image) } }
@@ -95,7 +99,7 @@ extension KFOptionSetter {
     /// Replaces the processor.
     public func setProcessor(_ processor: any ImageProcessor) -> Self { changing { $0.processor = processor } }
     /// Replaces the processor with `processors` chained in order; an empty list means
-    /// ``DefaultImageProcessor``.
+    /// `DefaultImageProcessor`.
     public func setProcessors(_ processors: [any ImageProcessor]) -> Self {
         guard let first = processors.first else { return setProcessor(DefaultImageProcessor.default) }
         return setProcessor(processors.dropFirst().reduce(first) { $0.append(another: $1) })
@@ -105,33 +109,33 @@ extension KFOptionSetter {
     public func appendProcessor(_ processor: any ImageProcessor) -> Self {
         changing { $0.processor = $0.processor.append(another: processor) }
     }
-    /// Appends a ``RoundCornerImageProcessor``.
+    /// Appends a `RoundCornerImageProcessor`.
     public func roundCorner(radius: Radius, targetSize: CGSize? = nil, roundingCorners corners: RectCorner = .all,
                             backgroundColor: KFCrossPlatformColor? = nil) -> Self {
         appendProcessor(RoundCornerImageProcessor(radius: radius, targetSize: targetSize, roundingCorners: corners,
                                                   backgroundColor: backgroundColor))
     }
-    /// Appends a ``BlurImageProcessor``.
+    /// Appends a `BlurImageProcessor`.
     public func blur(radius: CGFloat) -> Self { appendProcessor(BlurImageProcessor(blurRadius: radius)) }
-    /// Appends an ``OverlayImageProcessor``; `fraction` default 0.5.
+    /// Appends an `OverlayImageProcessor`; `fraction` default 0.5.
     public func overlay(color: KFCrossPlatformColor, fraction: CGFloat = 0.5) -> Self {
         appendProcessor(OverlayImageProcessor(overlay: color, fraction: fraction))
     }
-    /// Appends a ``TintImageProcessor``.
+    /// Appends a `TintImageProcessor`.
     public func tint(color: KFCrossPlatformColor) -> Self { appendProcessor(TintImageProcessor(tint: color)) }
-    /// Appends a ``BlackWhiteProcessor``.
+    /// Appends a `BlackWhiteProcessor`.
     public func blackWhite() -> Self { appendProcessor(BlackWhiteProcessor()) }
-    /// Appends a ``CroppingImageProcessor``; `anchor` default the centre.
+    /// Appends a `CroppingImageProcessor`; `anchor` default the centre.
     public func cropping(size: CGSize, anchor: CGPoint = CGPoint(x: 0.5, y: 0.5)) -> Self {
         appendProcessor(CroppingImageProcessor(size: size, anchor: anchor))
     }
-    /// A ``DownsamplingImageProcessor``: replaces the default processor (so the image is
+    /// A `DownsamplingImageProcessor`: replaces the default processor (so the image is
     /// decoded straight to the small size), else is appended.
     public func downsampling(size: CGSize) -> Self {
         let downsampler = DownsamplingImageProcessor(size: size)
         return options.processor.identifier.isEmpty ? setProcessor(downsampler) : appendProcessor(downsampler)
     }
-    /// Appends a ``ResizingImageProcessor``; `mode` default `.none`.
+    /// Appends a `ResizingImageProcessor`; `mode` default `.none`.
     public func resizing(referenceSize: CGSize, mode: ContentMode = .none) -> Self {
         appendProcessor(ResizingImageProcessor(referenceSize: referenceSize, mode: mode))
     }

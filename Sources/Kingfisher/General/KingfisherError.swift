@@ -11,7 +11,7 @@ import FoundationNetworking
 public enum KingfisherError: Error, Sendable {
 
     /// Reasons for ``KingfisherError/imageCodingError(reason:)``: the imaging module's
-    /// ``ImageCodingError`` (codes 6001-6008).
+    /// `ImageCodingError` (codes 6001-6008).
     public typealias ImageCodingErrorReason = ImageCodingError
 
     /// Reasons for ``KingfisherError/requestError(reason:)``, as Kingfisher's.
@@ -187,15 +187,11 @@ public enum KingfisherError: Error, Sendable {
     public enum ProcessorErrorReason: Sendable {
         /// `processor` returned no image for `item`. Code 4001.
         case processingFailed(processor: any ImageProcessor, item: ImageProcessItem)
-        /// A processor spec string could not be parsed; `detail` says what was wrong and the
-        /// message includes ``ImageProcessorSpec/grammar``. Code 4002.
-        case invalidProcessorSpec(spec: String, detail: String)
 
         /// The error code within the `com.onevcat.Kingfisher.Error` domain.
         public var errorCode: Int {
             switch self {
             case .processingFailed: return 4001
-            case .invalidProcessorSpec: return 4002
             }
         }
 
@@ -204,8 +200,6 @@ public enum KingfisherError: Error, Sendable {
             switch self {
             case .processingFailed(let processor, _):
                 return "Processing the image failed with processor \"\(processor.identifier)\"."
-            case .invalidProcessorSpec(let spec, let detail):
-                return "Invalid processor spec \"\(spec)\": \(detail).\n\(ImageProcessorSpec.grammar)"
             }
         }
     }

@@ -10,17 +10,18 @@ public enum KingfisherOptionsInfoItem: Sendable {
     case scaleFactor(CGFloat)
     /// Decode all frames of animated data up front. Frames are always decoded eagerly on Linux;
     /// kept for compatibility. Default off.
+    @available(*, deprecated, message: "no effect on Linux: every frame is decoded up front")
     case preloadAllAnimationData
     /// Load only the first frame of animated data. Default off.
     case onlyLoadFirstFrame
     /// The largest image accepted, in pixels (width x height x frames); larger images are refused
-    /// from their header. Default ``ImageCreatingOptions/defaultMaxPixelCount`` (100 000 000).
+    /// from their header. Default `ImageCreatingOptions.defaultMaxPixelCount` (100 000 000).
     case maxPixelCount(Int)
     /// The most frames an animated image may have; more are refused.
-    /// Default ``ImageCreatingOptions/defaultMaxFrameCount`` (5 000).
+    /// Default `ImageCreatingOptions.defaultMaxFrameCount` (5 000).
     case maxFrameCount(Int)
     /// The largest EXIF block read for the orientation; larger ones are ignored.
-    /// Default ``ImageCreatingOptions/defaultMaxEXIFByteCount`` (1 MiB).
+    /// Default `ImageCreatingOptions.defaultMaxEXIFByteCount` (1 MiB).
     case maxEXIFByteCount(Int)
     /// How images are turned into bytes for the disk cache and back. Default
     /// ``DefaultCacheSerializer/default``.
@@ -29,7 +30,7 @@ public enum KingfisherOptionsInfoItem: Sendable {
     case targetCache(ImageCache)
     /// The cache for original (unprocessed) images. Default: the target cache.
     case originalCache(ImageCache)
-    /// The processor; its identifier is part of the cache key. Default ``DefaultImageProcessor/default``.
+    /// The processor; its identifier is part of the cache key. Default `DefaultImageProcessor.default`.
     case processor(any ImageProcessor)
     /// Where completion handlers run. Default `.mainCurrentOrAsync`.
     case callbackQueue(CallbackQueue)
@@ -39,10 +40,13 @@ public enum KingfisherOptionsInfoItem: Sendable {
     case cacheMemoryOnly
     /// Decode images after loading them from disk off the caller's thread. Images are always
     /// fully decoded on Linux; kept for compatibility. Default off.
+    @available(*, deprecated, message: "no effect on Linux: images are always fully decoded")
     case backgroundDecode
     /// Read the disk cache on the calling thread instead of the cache's queue. Default off.
     case loadDiskFileSynchronously
-    /// Options for writing disk cache files (files are always written atomically). Default `[]`.
+    /// Options for writing disk cache files; accepted for compatibility, as files are always
+    /// written atomically (a temporary file renamed into place). Default `[]`.
+    @available(*, deprecated, message: "no effect on Linux: cache files are always written atomically")
     case diskStoreWriteOptions(Data.WritingOptions)
     /// The memory cache expiration of stored images. Default: the memory storage's config.
     case memoryCacheExpiration(StorageExpiration)
@@ -91,6 +95,7 @@ public enum KingfisherOptionsInfoItem: Sendable {
     case alsoPrefetchToMemory
     /// Check the cache type off the calling thread. Accepted for compatibility: the check is
     /// a memory lookup and a `stat`, already cheap. Default off.
+    @available(*, deprecated, message: "no effect on Linux: the cache type check is already cheap")
     case asyncCacheTypeCheck
     /// Sources tried in order when the source (and its retries) fail. Default `nil`.
     case alternativeSources([Source])
@@ -103,6 +108,7 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     /// See ``KingfisherOptionsInfoItem/scaleFactor(_:)``. Default 1.0.
     public var scaleFactor: CGFloat = 1.0
     /// See ``KingfisherOptionsInfoItem/preloadAllAnimationData``. Default `false`.
+    @available(*, deprecated, message: "no effect on Linux: every frame is decoded up front")
     public var preloadAllAnimationData = false
     /// See ``KingfisherOptionsInfoItem/onlyLoadFirstFrame``. Default `false`.
     public var onlyLoadFirstFrame = false
@@ -119,7 +125,7 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     public var targetCache: ImageCache?
     /// See ``KingfisherOptionsInfoItem/originalCache(_:)``. Default `nil` (the target cache).
     public var originalCache: ImageCache?
-    /// See ``KingfisherOptionsInfoItem/processor(_:)``. Default ``DefaultImageProcessor/default``.
+    /// See ``KingfisherOptionsInfoItem/processor(_:)``. Default `DefaultImageProcessor.default`.
     public var processor: any ImageProcessor = DefaultImageProcessor.default
     /// See ``KingfisherOptionsInfoItem/callbackQueue(_:)``. Default `.mainCurrentOrAsync`.
     public var callbackQueue: CallbackQueue = .mainCurrentOrAsync
@@ -128,10 +134,12 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     /// See ``KingfisherOptionsInfoItem/cacheMemoryOnly``. Default `false`.
     public var cacheMemoryOnly = false
     /// See ``KingfisherOptionsInfoItem/backgroundDecode``. Default `false`.
+    @available(*, deprecated, message: "no effect on Linux: images are always fully decoded")
     public var backgroundDecode = false
     /// See ``KingfisherOptionsInfoItem/loadDiskFileSynchronously``. Default `false`.
     public var loadDiskFileSynchronously = false
     /// See ``KingfisherOptionsInfoItem/diskStoreWriteOptions(_:)``. Default `[]`.
+    @available(*, deprecated, message: "no effect on Linux: cache files are always written atomically")
     public var diskStoreWriteOptions: Data.WritingOptions = []
     /// See ``KingfisherOptionsInfoItem/memoryCacheExpiration(_:)``. Default `nil`.
     public var memoryCacheExpiration: StorageExpiration?
@@ -171,6 +179,7 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     /// See ``KingfisherOptionsInfoItem/alsoPrefetchToMemory``. Default `false`.
     public var alsoPrefetchToMemory = false
     /// See ``KingfisherOptionsInfoItem/asyncCacheTypeCheck``. Default `false`.
+    @available(*, deprecated, message: "no effect on Linux: the cache type check is already cheap")
     public var asyncCacheTypeCheck = false
     /// See ``KingfisherOptionsInfoItem/alternativeSources(_:)``. Default `nil`.
     public var alternativeSources: [Source]?
@@ -182,7 +191,6 @@ public struct KingfisherParsedOptionsInfo: Sendable {
         for item in info ?? [] {
             switch item {
             case .scaleFactor(let value): scaleFactor = value
-            case .preloadAllAnimationData: preloadAllAnimationData = true
             case .onlyLoadFirstFrame: onlyLoadFirstFrame = true
             case .maxPixelCount(let value): maxPixelCount = value
             case .maxFrameCount(let value): maxFrameCount = value
@@ -194,9 +202,7 @@ public struct KingfisherParsedOptionsInfo: Sendable {
             case .callbackQueue(let value): callbackQueue = value
             case .fromMemoryCacheOrRefresh: fromMemoryCacheOrRefresh = true
             case .cacheMemoryOnly: cacheMemoryOnly = true
-            case .backgroundDecode: backgroundDecode = true
             case .loadDiskFileSynchronously: loadDiskFileSynchronously = true
-            case .diskStoreWriteOptions(let value): diskStoreWriteOptions = value
             case .memoryCacheExpiration(let value): memoryCacheExpiration = value
             case .memoryCacheAccessExtendingExpiration(let value): memoryCacheAccessExtendingExpiration = value
             case .diskCacheExpiration(let value): diskCacheExpiration = value
@@ -215,16 +221,18 @@ public struct KingfisherParsedOptionsInfo: Sendable {
             case .cacheOriginalImage: cacheOriginalImage = true
             case .onFailureImage(let value): onFailureImage = .some(value)
             case .alsoPrefetchToMemory: alsoPrefetchToMemory = true
-            case .asyncCacheTypeCheck: asyncCacheTypeCheck = true
             case .alternativeSources(let value): alternativeSources = value
             case .retryStrategy(let value): retryStrategy = value
+            default:
+                // The items deprecated as no-ops on Linux; naming them here would warn.
+                break
             }
         }
     }
 
     /// The decoding options these options imply.
     public var imageCreatingOptions: ImageCreatingOptions {
-        ImageCreatingOptions(scale: scaleFactor, preloadAll: preloadAllAnimationData,
+        ImageCreatingOptions(scale: scaleFactor,
                              onlyFirstFrame: onlyLoadFirstFrame, maxPixelCount: maxPixelCount,
                              maxFrameCount: maxFrameCount, maxEXIFByteCount: maxEXIFByteCount)
     }

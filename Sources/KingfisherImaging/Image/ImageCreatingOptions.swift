@@ -16,7 +16,12 @@ public struct ImageCreatingOptions: Sendable {
     public var duration: TimeInterval
     /// Whether all frames of an animation are decoded up front. Frames are always decoded eagerly
     /// on Linux, so this is kept for API compatibility only. Default `false`.
-    public var preloadAll: Bool
+    @available(*, deprecated, message: "no effect on Linux: every frame is decoded up front")
+    public var preloadAll: Bool {
+        get { preloadAllRequested }
+        set { preloadAllRequested = newValue }
+    }
+    private var preloadAllRequested: Bool
     /// Whether only the first frame of an animated image is loaded. Default `false`.
     public var onlyFirstFrame: Bool
     /// The largest number of pixels (width x height x frames) a decoder accepts. Images over it
@@ -43,7 +48,7 @@ public struct ImageCreatingOptions: Sendable {
     ) {
         self.scale = scale
         self.duration = duration
-        self.preloadAll = preloadAll
+        preloadAllRequested = preloadAll
         self.onlyFirstFrame = onlyFirstFrame
         self.maxPixelCount = maxPixelCount
         self.maxFrameCount = maxFrameCount

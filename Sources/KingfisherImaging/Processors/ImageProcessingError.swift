@@ -2,9 +2,8 @@ import Foundation
 
 /// Why a processor, or a processor spec, was refused.
 ///
-/// Decoding failures of a `.data` item are thrown as ``ImageCodingError`` instead. `Kingfisher`
-/// reports ``invalidSpec(spec:detail:)`` as `KingfisherError.ProcessorErrorReason.invalidProcessorSpec`
-/// and the others as Kingfisher's `processingFailed(processor:item:)`.
+/// Decoding failures of a `.data` item are thrown as ``ImageCodingError`` instead. When
+/// `Kingfisher` runs a processor, a refusal is Kingfisher's `processingFailed(processor:item:)`.
 public enum ImageProcessingError: Error, Sendable, Equatable {
     /// A processor spec string could not be parsed; `detail` says what was wrong, and the
     /// description includes ``ImageProcessorSpec/grammar``.
