@@ -150,6 +150,13 @@ def center_crop_png(source, destination, width, height):
         im.crop((x0, y0, x0 + width, y0 + height)).save(destination, compress_level=1)
 
 
+def source_commit():
+    """The commit measured, marked when the work tree has uncommitted changes."""
+    run = lambda *args: subprocess.run(["git", *args], capture_output=True, text=True).stdout.strip()
+    commit = run("rev-parse", "--short", "HEAD") or "unknown"
+    return commit + (" (with uncommitted changes)" if run("status", "--porcelain", "--untracked-files=no") else "")
+
+
 def tool_version(command):
     try:
         return subprocess.run(command, capture_output=True, text=True).stdout.strip().splitlines()[0]
@@ -284,7 +291,7 @@ def main():
     lines = [
         "# Benchmarks",
         "",
-        f"Measured {now} by `Benchmarks/run.sh` on {os.cpu_count()} cores ({cpu_model()}).",
+        f"Measured {now} at commit {source_commit()} by `Benchmarks/run.sh` on {os.cpu_count()} cores ({cpu_model()}).",
         f"Peers in the same run: {tool_version(['vips', '--version'])}, Pillow {PIL.__version__}, "
         f"bare TurboJPEG from libjpeg-turbo {tool_version(['pkg-config', '--modversion', 'libturbojpeg'])}.",
         "Inputs: a photo-like 4000x3000 image generated at run time by `Benchmarks/make_inputs.py`, as JPEG "

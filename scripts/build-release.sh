@@ -8,7 +8,8 @@
 # Usage: scripts/build-release.sh PRODUCT [PRODUCT...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh libcurl4-openssl-dev
+# Only the directory goes to standard output: callers capture it.
+scripts/install-deps.sh libcurl4-openssl-dev >&2
 flags=(-c release --static-swift-stdlib -Xswiftc -use-ld=lld --scratch-path .build/static)
 for product in "$@"; do
     scripts/logged-build.sh ".build/static-logs/$product.log" "${flags[@]}" --product "$product" >&2

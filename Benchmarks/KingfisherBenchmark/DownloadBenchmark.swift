@@ -47,7 +47,7 @@ enum DownloadBenchmark {
         guard let text = try? String(contentsOfFile: list, encoding: .utf8) else { fail("cannot read \(list)") }
         let urls = text.split(separator: "\n").compactMap { URL(string: String($0)) }
         let downloader = ImageDownloader(name: "bench")
-        downloader.maximumConcurrentDownloads = 8
+        downloader.maxConcurrentDownloads = 8
         // Download only: the no-op processor runs where the body completes (`.untouch`), as a
         // cheap processor may; decoding runs on the downloader's processing queue, the default.
         let stages: KingfisherOptionsInfo = decode ? [] : [.processor(NoDecoding()), .processingQueue(.untouch)]

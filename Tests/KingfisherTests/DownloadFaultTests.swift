@@ -63,7 +63,7 @@ import FoundationNetworking
     @Test func aTrickleEndsAtTheDurationLimit() async throws {
         let server = try await TestHTTPServer()
         let downloader = ImageDownloader(name: "trickle")
-        downloader.maximumDownloadDuration = 1.5
+        downloader.maxDownloadDuration = 1.5
         let start = ContinuousClock.now
         // One byte every 200 ms never trips the 15 s idle timeout.
         let failure = await error {

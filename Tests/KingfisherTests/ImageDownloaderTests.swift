@@ -180,7 +180,7 @@ final class RecordingDelegate: ImageDownloaderDelegate {
 
     @Test func waitingDownloadsStartByPriority() async throws {
         try await withServer { server, downloader in
-            downloader.maximumConcurrentDownloads = 1
+            downloader.maxConcurrentDownloads = 1
             let options = { (priority: Float) in KingfisherParsedOptionsInfo([.downloadPriority(priority), .callbackQueue(.untouch)]) }
             let done = Locked(0)
             func start(_ path: String, _ priority: Float) -> DownloadTask? {
@@ -339,7 +339,7 @@ final class RecordingDelegate: ImageDownloaderDelegate {
 
     @Test func oversizedBodiesStopReading() async throws {
         try await withServer { server, downloader in
-            downloader.maximumResponseDataSize = 1 << 20
+            downloader.maxResponseDataSize = 1 << 20
             let announced = await failure(downloader, server.url("/big"))
             guard case .responseError(reason: .responseTooLarge(_, let limit, let received))? = announced else {
                 Issue.record("\(String(describing: announced))"); return

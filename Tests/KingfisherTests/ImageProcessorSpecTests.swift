@@ -56,3 +56,13 @@ import Testing
         }
     }
 }
+
+extension ImageProcessorSpecTests {
+    @Test func theGrammarHasOneLinePerStepForm() {
+        let lines = ImageProcessorSpec.grammar.split(separator: "\n")
+        #expect(lines.first == "SPEC is one or more steps joined by '|>':")
+        let names = lines.dropFirst().map { $0.drop(while: { $0 == " " }).prefix(while: { $0.isLetter }) }
+        #expect(names == ["downsample", "resize", "crop", "round", "border", "blur", "overlay", "tint", "colors", "blackwhite", "blend"])
+        #expect(lines.dropFirst().allSatisfy { $0.dropFirst(35).hasSuffix("Processor") || $0.contains("Processor (") })
+    }
+}

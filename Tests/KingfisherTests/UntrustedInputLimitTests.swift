@@ -15,7 +15,7 @@ import Testing
         #expect(KingfisherParsedOptionsInfo(nil).imageCreatingOptions.maxFrameCount == 5_000)
         #expect(ImageProcessorSpec.defaultMaxStepCount == 32)
         #expect(BlurImageProcessor.maxBlurRadius == 1_000)
-        #expect(ImageDownloader(name: "limits").maximumDownloadDuration == 120)
+        #expect(ImageDownloader(name: "limits").maxDownloadDuration == 120)
     }
 
     @Test(arguments: [("gif_disposal_none.gif", ImageFormat.GIF), ("webp_animated.webp", .WebP)])

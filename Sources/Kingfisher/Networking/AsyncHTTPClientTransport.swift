@@ -24,11 +24,11 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
 
     /// Creates a transport with its own connection pools.
     ///
-    /// - Parameter maximumConnectionsPerHost: HTTP/1.1 connections kept per host (HTTP/2
+    /// - Parameter maxConnectionsPerHost: HTTP/1.1 connections kept per host (HTTP/2
     ///   multiplexes on one). Default 8.
-    public init(maximumConnectionsPerHost: Int = 8) {
-        connectionsPerHost = maximumConnectionsPerHost
-        verifying = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.configuration(perHost: maximumConnectionsPerHost))
+    public init(maxConnectionsPerHost: Int = 8) {
+        connectionsPerHost = maxConnectionsPerHost
+        verifying = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.configuration(perHost: maxConnectionsPerHost))
     }
 
     deinit {

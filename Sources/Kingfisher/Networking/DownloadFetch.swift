@@ -55,10 +55,10 @@ final class DownloadFetch: IdleTimed {
     init(operation: DownloadOperation, downloader: ImageDownloader) {
         self.operation = operation
         self.downloader = downloader
-        limit = downloader.maximumResponseDataSize
+        limit = downloader.maxResponseDataSize
         state = Locked(State(request: operation.request))
         idleTimeout = operation.request.timeoutInterval > 0 ? operation.request.timeoutInterval : downloader.downloadTimeout
-        durationLimit = downloader.maximumDownloadDuration
+        durationLimit = downloader.maxDownloadDuration
     }
 
     func start() {

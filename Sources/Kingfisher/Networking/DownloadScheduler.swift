@@ -1,6 +1,6 @@
 import Foundation
 
-/// Runs at most ``ImageDownloader/maximumConcurrentDownloads`` downloads at once; waiting ones
+/// Runs at most ``ImageDownloader/maxConcurrentDownloads`` downloads at once; waiting ones
 /// start highest priority first, then in arrival order.
 ///
 /// Waiting downloads sit in a binary heap of (priority, arrival) keys; the operations themselves

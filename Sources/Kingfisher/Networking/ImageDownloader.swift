@@ -8,7 +8,7 @@ import FoundationNetworking
 /// Concurrent requests for the same URL share one HTTP request; each caller gets its image
 /// through its own processor (each distinct processor runs once per download) on its own
 /// callback queue. Cancelling one caller ends only that caller; the request stops when the last
-/// one cancels. At most ``maximumConcurrentDownloads`` run at once; waiting downloads start by
+/// one cancels. At most ``maxConcurrentDownloads`` run at once; waiting downloads start by
 /// priority.
 public final class ImageDownloader: Sendable {
     /// The shared downloader named "default".
@@ -19,10 +19,10 @@ public final class ImageDownloader: Sendable {
 
     private struct Settings: Sendable {
         var downloadTimeout: TimeInterval = 15
-        var maximumDownloadDuration: TimeInterval = 120
-        var maximumConcurrentDownloads = 16
+        var maxDownloadDuration: TimeInterval = 120
+        var maxConcurrentDownloads = 16
         var redirectLimit = 10
-        var maximumResponseDataSize = ImageDownloader.defaultMaximumResponseDataSize
+        var maxResponseDataSize = ImageDownloader.defaultMaximumResponseDataSize
         var trustedHosts: Set<String> = []
     }
 
@@ -59,7 +59,7 @@ public final class ImageDownloader: Sendable {
         self.transport = transport
         processingQueue = DispatchQueue(label: "com.onevcat.Kingfisher.ImageDownloader.Process.\(name)", attributes: .concurrent)
         let settings = self.settings
-        scheduler = DownloadScheduler(limit: { settings.withLock { $0.maximumConcurrentDownloads } })
+        scheduler = DownloadScheduler(limit: { settings.withLock { $0.maxConcurrentDownloads } })
     }
 
     /// min(200 MB, 10% of the memory available to the process).
@@ -78,17 +78,17 @@ public final class ImageDownloader: Sendable {
     /// however steadily bytes arrive: a server trickling a body a byte at a time never trips
     /// ``downloadTimeout``. 0 or less: no limit. Default 120 (like URLSession's
     /// `timeoutIntervalForResource`, which Kingfisher leaves at 7 days).
-    public var maximumDownloadDuration: TimeInterval {
-        get { settings.withLock { $0.maximumDownloadDuration } }
-        set { settings.withLock { $0.maximumDownloadDuration = newValue } }
+    public var maxDownloadDuration: TimeInterval {
+        get { settings.withLock { $0.maxDownloadDuration } }
+        set { settings.withLock { $0.maxDownloadDuration = newValue } }
     }
 
     /// Downloads running at once; more wait, highest priority first. Default 16. (Connections
     /// per host are the transport's: 8 for ``AsyncHTTPClientTransport/shared``.)
-    public var maximumConcurrentDownloads: Int {
-        get { settings.withLock { $0.maximumConcurrentDownloads } }
+    public var maxConcurrentDownloads: Int {
+        get { settings.withLock { $0.maxConcurrentDownloads } }
         set {
-            settings.withLock { $0.maximumConcurrentDownloads = max(1, newValue) }
+            settings.withLock { $0.maxConcurrentDownloads = max(1, newValue) }
             scheduler.startWaiting()
         }
     }
@@ -101,9 +101,9 @@ public final class ImageDownloader: Sendable {
 
     /// The largest body accepted, in bytes; larger bodies (or Content-Lengths) stop reading and
     /// fail with `responseTooLarge`. Default ``defaultMaximumResponseDataSize``.
-    public var maximumResponseDataSize: Int {
-        get { settings.withLock { $0.maximumResponseDataSize } }
-        set { settings.withLock { $0.maximumResponseDataSize = newValue } }
+    public var maxResponseDataSize: Int {
+        get { settings.withLock { $0.maxResponseDataSize } }
+        set { settings.withLock { $0.maxResponseDataSize = newValue } }
     }
 
     /// Hosts whose self-signed TLS certificates are accepted. Default empty.

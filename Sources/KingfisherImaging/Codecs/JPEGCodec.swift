@@ -125,7 +125,7 @@ enum JPEGCodec {
         defer { tjDestroy(handle) }
         let q = Int32((min(max(quality, 0), 1) * 100).rounded())
         let subsampling = q >= 90 ? TJSAMP_444 : TJSAMP_420
-        let pixels = image.hasAlpha ? flattened(image.pixels) : image.pixels
+        let pixels = image.hasAlpha ? PixelOps.flattened(image.pixels, onto: defaultBackground) : image.pixels
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         let status = pixels.withUnsafeBufferPointer { src in
@@ -138,25 +138,5 @@ enum JPEGCodec {
             throw ImageCodingError.encodingFailed(format: format, detail: message)
         }
         return Data(bytes: output, count: Int(size))
-    }
-
-    private static func flattened(_ pixels: [UInt8]) -> [UInt8] {
-        var out = pixels
-        let background = [UInt32(defaultBackground.r), UInt32(defaultBackground.g), UInt32(defaultBackground.b)]
-        out.withUnsafeMutableBufferPointer { buffer in
-            let p = buffer.baseAddress!
-            var i = 0
-            while i < buffer.count {
-                let a = UInt32(p[i + 3])
-                if a != 255 {
-                    for c in 0..<3 {
-                        p[i + c] = UInt8((UInt32(p[i + c]) * a + background[c] * (255 - a) + 127) / 255)
-                    }
-                    p[i + 3] = 255
-                }
-                i += 4
-            }
-        }
-        return out
     }
 }

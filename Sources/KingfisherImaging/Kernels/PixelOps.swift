@@ -27,4 +27,26 @@ enum PixelOps {
             }
         }
     }
+
+    /// A copy of straight-alpha `pixels` composited onto an opaque `background`: for formats
+    /// without alpha.
+    static func flattened(_ pixels: [UInt8], onto background: (r: UInt8, g: UInt8, b: UInt8)) -> [UInt8] {
+        var out = pixels
+        let backdrop = [UInt32(background.r), UInt32(background.g), UInt32(background.b)]
+        out.withUnsafeMutableBufferPointer { buffer in
+            let p = buffer.baseAddress!
+            var i = 0
+            while i < buffer.count {
+                let a = UInt32(p[i + 3])
+                if a != 255 {
+                    for c in 0..<3 {
+                        p[i + c] = UInt8((UInt32(p[i + c]) * a + backdrop[c] * (255 - a) + 127) / 255)
+                    }
+                    p[i + 3] = 255
+                }
+                i += 4
+            }
+        }
+        return out
+    }
 }

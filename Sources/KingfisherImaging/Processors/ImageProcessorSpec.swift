@@ -3,21 +3,9 @@ import Foundation
 /// Builds processors from a compact text form, so a command line or a URL can carry a chain:
 /// `downsample(400x400)|>round(20)|>blur(4)`. Sizes are in points, colours are hex.
 public enum ImageProcessorSpec {
-    /// The grammar, as shown in error messages.
-    public static let grammar = """
-        SPEC is one or more steps joined by '|>':
-          downsample(WxH)                  DownsamplingImageProcessor
-          resize(WxH[,fit|fill|none])      ResizingImageProcessor (default none)
-          crop(WxH[,AX,AY])                CroppingImageProcessor (anchor default 0.5,0.5)
-          round(R|P%[,WxH][,CORNERS])      RoundCornerImageProcessor (P% of the width; CORNERS: all or tl+tr+bl+br)
-          border(#RRGGBB[AA],W[,R])        BorderImageProcessor (line width W, corner radius R)
-          blur(R)                          BlurImageProcessor
-          overlay(#RRGGBB[AA],F)           OverlayImageProcessor (F: 0 solid colour ... 1 image)
-          tint(#RRGGBB[AA])                TintImageProcessor
-          colors(B,C,S,EV)                 ColorControlsProcessor
-          blackwhite                       BlackWhiteProcessor
-          blend(MODE[,ALPHA][,#BG])        BlendImageProcessor (MODE: \(CGBlendMode.allCases.map(\.name).joined(separator: ", ")))
-        """
+    /// The grammar, as shown in error messages: one line per step form.
+    public static let grammar = "SPEC is one or more steps joined by '|>':\n"
+        + forms.map { "  " + $0.syntax.padding(toLength: 33, withPad: " ", startingAt: 0) + $0.meaning }.joined(separator: "\n")
 
     /// The largest size argument: 100 000 points a side (the output must also stay within the
     /// options' `maxPixelCount` when the processor runs).
@@ -66,6 +54,80 @@ public enum ImageProcessorSpec {
         .invalidSpec(spec: spec, detail: detail)
     }
 
+    /// One form of step: its name, how many arguments it takes, and how they make a processor.
+    private struct StepForm: Sendable {
+        let name: String
+        let syntax: String
+        let meaning: String
+        let argumentCount: ClosedRange<Int>
+        let build: @Sendable ([String]) throws -> any ImageProcessing
+    }
+
+    private static let forms: [StepForm] = [
+        StepForm(name: "downsample", syntax: "downsample(WxH)", meaning: "DownsamplingImageProcessor",
+                 argumentCount: 1...1) { DownsamplingImageProcessor(size: try size($0[0])) },
+        StepForm(name: "resize", syntax: "resize(WxH[,fit|fill|none])", meaning: "ResizingImageProcessor (default none)",
+                 argumentCount: 1...2) { arguments in
+            let mode = try arguments.count > 1 ? contentMode(arguments[1]) : ContentMode.none
+            return ResizingImageProcessor(referenceSize: try size(arguments[0]), mode: mode)
+        },
+        StepForm(name: "crop", syntax: "crop(WxH[,AX,AY])", meaning: "CroppingImageProcessor (anchor default 0.5,0.5)",
+                 argumentCount: 1...3) { arguments in
+            guard arguments.count != 2 else { throw Detail(text: "crop takes WxH or WxH,AX,AY") }
+            let anchor = arguments.count == 3
+                ? CGPoint(x: try number(arguments[1], in: 0...1), y: try number(arguments[2], in: 0...1))
+                : CGPoint(x: 0.5, y: 0.5)
+            return CroppingImageProcessor(size: try size(arguments[0]), anchor: anchor)
+        },
+        StepForm(name: "round", syntax: "round(R|P%[,WxH][,CORNERS])",
+                 meaning: "RoundCornerImageProcessor (P% of the width; CORNERS: all or tl+tr+bl+br)",
+                 argumentCount: 1...3) { arguments in
+            var targetSize: CGSize?
+            var corners = RectCorner.all
+            for argument in arguments.dropFirst() {
+                if argument.contains("x") && argument.first?.isNumber == true {
+                    targetSize = try size(argument)
+                } else {
+                    corners = try rectCorners(argument)
+                }
+            }
+            return RoundCornerImageProcessor(radius: try radius(arguments[0]), targetSize: targetSize, roundingCorners: corners)
+        },
+        StepForm(name: "border", syntax: "border(#RRGGBB[AA],W[,R])", meaning: "BorderImageProcessor (line width W, corner radius R)",
+                 argumentCount: 2...3) { arguments in
+            let cornerRadius = arguments.count > 2 ? try number(arguments[2], in: 0...maxRadius) : 0
+            return BorderImageProcessor(border: Border(color: try color(arguments[0]),
+                                                       lineWidth: try number(arguments[1], in: 0...maxRadius),
+                                                       radius: .point(cornerRadius)))
+        },
+        StepForm(name: "blur", syntax: "blur(R)", meaning: "BlurImageProcessor",
+                 argumentCount: 1...1) { BlurImageProcessor(blurRadius: try number($0[0], in: 0...maxBlurRadius)) },
+        StepForm(name: "overlay", syntax: "overlay(#RRGGBB[AA],F)", meaning: "OverlayImageProcessor (F: 0 solid colour ... 1 image)",
+                 argumentCount: 2...2) { OverlayImageProcessor(overlay: try color($0[0]), fraction: try number($0[1], in: 0...1)) },
+        StepForm(name: "tint", syntax: "tint(#RRGGBB[AA])", meaning: "TintImageProcessor",
+                 argumentCount: 1...1) { TintImageProcessor(tint: try color($0[0])) },
+        StepForm(name: "colors", syntax: "colors(B,C,S,EV)", meaning: "ColorControlsProcessor",
+                 argumentCount: 4...4) { arguments in
+            ColorControlsProcessor(brightness: try number(arguments[0], in: -1...1), contrast: try number(arguments[1], in: 0...4),
+                                   saturation: try number(arguments[2], in: 0...4), inputEV: try number(arguments[3], in: -10...10))
+        },
+        StepForm(name: "blackwhite", syntax: "blackwhite", meaning: "BlackWhiteProcessor",
+                 argumentCount: 0...0) { _ in BlackWhiteProcessor() },
+        StepForm(name: "blend", syntax: "blend(MODE[,ALPHA][,#BG])",
+                 meaning: "BlendImageProcessor (MODE: \(CGBlendMode.allCases.map(\.name).joined(separator: ", ")))",
+                 argumentCount: 1...3) { arguments in
+            guard let mode = CGBlendMode(name: arguments[0]) else { throw Detail(text: "unknown blend mode '\(arguments[0])'") }
+            var alpha: CGFloat = 1
+            var background: KingfisherColor?
+            for argument in arguments.dropFirst() {
+                if argument.hasPrefix("#") { background = try color(argument) } else { alpha = try number(argument, in: 0...1) }
+            }
+            return BlendImageProcessor(blendMode: mode, alpha: alpha, backgroundColor: background)
+        },
+    ]
+
+    private static let formsByName = Dictionary(uniqueKeysWithValues: forms.map { ($0.name, $0) })
+
     private static func parseStep(_ step: String) throws -> any ImageProcessing {
         let name: Substring
         var arguments: [String] = []
@@ -79,74 +141,13 @@ public enum ImageProcessorSpec {
         } else {
             name = Substring(step)
         }
-        func expect(_ range: ClosedRange<Int>) throws {
-            guard range.contains(arguments.count) else {
-                throw Detail(text: "\(name) takes \(range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)") arguments, got \(arguments.count)")
-            }
+        guard let form = formsByName[String(name)] else { throw Detail(text: "unknown processor '\(name)'") }
+        let range = form.argumentCount
+        guard range.contains(arguments.count) else {
+            let expected = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
+            throw Detail(text: "\(name) takes \(expected) arguments, got \(arguments.count)")
         }
-        switch name {
-        case "downsample":
-            try expect(1...1)
-            return DownsamplingImageProcessor(size: try size(arguments[0]))
-        case "resize":
-            try expect(1...2)
-            let mode = try arguments.count > 1 ? contentMode(arguments[1]) : ContentMode.none
-            return ResizingImageProcessor(referenceSize: try size(arguments[0]), mode: mode)
-        case "crop":
-            guard arguments.count == 1 || arguments.count == 3 else { throw Detail(text: "crop takes WxH or WxH,AX,AY") }
-            let anchor = arguments.count == 3
-                ? CGPoint(x: try number(arguments[1], in: 0...1), y: try number(arguments[2], in: 0...1))
-                : CGPoint(x: 0.5, y: 0.5)
-            return CroppingImageProcessor(size: try size(arguments[0]), anchor: anchor)
-        case "round":
-            try expect(1...3)
-            var targetSize: CGSize?
-            var corners = RectCorner.all
-            for argument in arguments.dropFirst() {
-                if argument.contains("x") && argument.first?.isNumber == true {
-                    targetSize = try size(argument)
-                } else {
-                    corners = try rectCorners(argument)
-                }
-            }
-            return RoundCornerImageProcessor(radius: try radius(arguments[0]), targetSize: targetSize,
-                                             roundingCorners: corners)
-        case "border":
-            try expect(2...3)
-            let cornerRadius = arguments.count > 2 ? try number(arguments[2], in: 0...maxRadius) : 0
-            return BorderImageProcessor(border: Border(color: try color(arguments[0]),
-                                                       lineWidth: try number(arguments[1], in: 0...maxRadius),
-                                                       radius: .point(cornerRadius)))
-        case "blur":
-            try expect(1...1)
-            return BlurImageProcessor(blurRadius: try number(arguments[0], in: 0...maxBlurRadius))
-        case "overlay":
-            try expect(2...2)
-            return OverlayImageProcessor(overlay: try color(arguments[0]), fraction: try number(arguments[1], in: 0...1))
-        case "tint":
-            try expect(1...1)
-            return TintImageProcessor(tint: try color(arguments[0]))
-        case "colors":
-            try expect(4...4)
-            return ColorControlsProcessor(brightness: try number(arguments[0], in: -1...1),
-                                          contrast: try number(arguments[1], in: 0...4),
-                                          saturation: try number(arguments[2], in: 0...4),
-                                          inputEV: try number(arguments[3], in: -10...10))
-        case "blackwhite":
-            try expect(0...0)
-            return BlackWhiteProcessor()
-        case "blend":
-            try expect(1...3)
-            guard let mode = CGBlendMode(name: arguments[0]) else { throw Detail(text: "unknown blend mode '\(arguments[0])'") }
-            var alpha: CGFloat = 1
-            var background: KingfisherColor?
-            for argument in arguments.dropFirst() {
-                if argument.hasPrefix("#") { background = try color(argument) } else { alpha = try number(argument, in: 0...1) }
-            }
-            return BlendImageProcessor(blendMode: mode, alpha: alpha, backgroundColor: background)
-        default:
-            throw Detail(text: "unknown processor '\(name)'")
-        }
+        return try form.build(arguments)
     }
 
     private static func number(_ text: String, in range: ClosedRange<CGFloat>) throws -> CGFloat {
