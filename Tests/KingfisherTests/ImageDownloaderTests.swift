@@ -5,49 +5,6 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Counts how often it runs; passes images through a real processor.
-final class CountingProcessor: ImageProcessor {
-    let identifier: String
-    let runs = Locked(0)
-    init(_ identifier: String) { self.identifier = identifier }
-    func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
-        runs.withLock { $0 += 1 }
-        return DefaultImageProcessor.default.process(item: item, options: options)?.kf.resize(to: CGSize(width: 10, height: 10))
-    }
-}
-
-/// Records delegate calls; steers with the given switches.
-final class RecordingDelegate: ImageDownloaderDelegate {
-    let calls = Locked<[String]>([])
-    let dropData: Bool
-    let cancelResponse: Bool
-    let accept404: Bool
-    init(dropData: Bool = false, cancelResponse: Bool = false, accept404: Bool = false) {
-        self.dropData = dropData
-        self.cancelResponse = cancelResponse
-        self.accept404 = accept404
-    }
-    func imageDownloader(_ downloader: ImageDownloader, willDownloadImageForURL url: URL, with request: URLRequest?) {
-        calls.withLock { $0.append("will") }
-    }
-    func imageDownloader(_ downloader: ImageDownloader, didFinishDownloadingImageForURL url: URL, with response: URLResponse?, error: (any Error)?) {
-        calls.withLock { $0.append(error == nil ? "finish" : "finish-error") }
-    }
-    func imageDownloader(_ downloader: ImageDownloader, didDownload data: Data, for url: URL) -> Data? {
-        calls.withLock { $0.append("data") }
-        return dropData ? nil : data
-    }
-    func imageDownloader(_ downloader: ImageDownloader, didDownload image: KFCrossPlatformImage, for url: URL, with response: URLResponse?) {
-        calls.withLock { $0.append("image") }
-    }
-    func isValidStatusCode(_ code: Int, for downloader: ImageDownloader) -> Bool {
-        accept404 ? code == 404 || (200..<400).contains(code) : (200..<400).contains(code)
-    }
-    func imageDownloader(_ downloader: ImageDownloader, didReceive response: URLResponse) async -> ResponseDisposition {
-        cancelResponse ? .cancel : .allow
-    }
-}
-
 @Suite struct ImageDownloaderTests {
     let options = KingfisherParsedOptionsInfo(nil)
 
@@ -97,7 +54,7 @@ final class RecordingDelegate: ImageDownloaderDelegate {
             #expect(results.count == 6)
             #expect(results.allSatisfy { $0.image.pixelWidth == 10 })
             #expect(server.requests("/image/photo.png") == 1, "one HTTP request for six callers")
-            #expect(a.runs.withLock { $0 } == 1 && b.runs.withLock { $0 } == 1, "each processor once")
+            #expect(a.runs == 1 && b.runs == 1, "each processor once")
             // Afterwards a new request is made.
             _ = try await downloader.downloadImage(with: url)
             #expect(server.requests("/image/photo.png") == 2)

@@ -8,14 +8,6 @@ struct CostItem: CacheCostCalculable, Sendable, Equatable {
     var cacheCost: Int
 }
 
-/// A clock tests move by hand.
-final class TestClock: Sendable {
-    private let now = Locked(Date(timeIntervalSince1970: 1_000_000))
-    var date: Date { now.withLock { $0 } }
-    func advance(_ seconds: TimeInterval) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    var function: @Sendable () -> Date { { self.date } }
-}
-
 @Suite struct MemoryStorageTests {
     func makeStorage(costLimit: Int = 100, countLimit: Int = .max, expiration: StorageExpiration = .seconds(300),
                      clock: TestClock = TestClock()) -> MemoryStorage.Backend<CostItem> {
