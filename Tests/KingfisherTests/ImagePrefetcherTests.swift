@@ -44,7 +44,7 @@ import Testing
             prefetcher.maxConcurrentDownloads = 2
             let summary = await prefetcher.run()
             #expect(summary.completed.count == 8 && summary.failed.isEmpty)
-            let most = server.stats.withLock { $0.maxDelayedInFlight }
+            let most = server.stats.read { $0.maxDelayedInFlight }
             #expect(most <= 2 && most >= 1, "at most two at once, saw \(most)")
         }
     }

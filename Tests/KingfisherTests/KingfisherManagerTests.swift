@@ -166,7 +166,7 @@ import Testing
                 guard case .imageSettingError(reason: .dataProviderError)? = error as? KingfisherError else { return false }
                 return true
             }
-            #expect(setup.server.stats.withLock { $0.requests.isEmpty })
+            #expect(setup.server.stats.read { $0.requests.isEmpty })
         }
     }
 
