@@ -26,10 +26,3 @@ private func makeTemporaryDirectory() throws -> URL {
 private func removeTemporaryDirectory(_ url: URL) {
     try? FileManager.default.removeItem(at: url)
 }
-
-/// The older, unscoped form, used until the network suites move to `withTemporaryDirectory`:
-/// a directory path, removed by `cleanUp()` (not when a test fails before calling it).
-struct TemporaryDirectory {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("kf-\(UUID().uuidString)", isDirectory: true)
-    func cleanUp() { try? FileManager.default.removeItem(at: url) }
-}

@@ -9,7 +9,7 @@ import NIOSSL
 /// A real HTTP/1.1 server on 127.0.0.1 with a random port, for the downloader tests.
 ///
 /// Endpoints:
-/// - `/image/<fixture>`: the fixture's bytes (`?delay=ms` waits before answering)
+/// - `/image/<fixture>`: the fixture's bytes
 /// - `/slow/<fixture>?chunk=N&interval=ms`: the fixture in N-byte chunks, one per interval
 /// - `/status/<code>`: that status with a short text body
 /// - `/redirect/<n>/<fixture>`: n redirects, then the image; `/loop`: redirects to itself;
@@ -29,9 +29,6 @@ final class TestHTTPServer: Sendable {
         var requests: [String: Int] = [:]
         /// Every request's path (without the query), in arrival order.
         var arrivals: [String] = []
-        /// Delayed image responses being held right now, and the most at once.
-        var delayedInFlight = 0
-        var maxDelayedInFlight = 0
         var headers: [String: [String: String]] = [:]
         var aborted: [String: Int] = [:]
         var completed: [String: Int] = [:]
@@ -166,22 +163,9 @@ final class TestHTTPServer: Sendable {
             switch parts.first {
             case "image":
                 guard parts.count == 2, let data = fixture(parts[1]) else { return send(404, "no such fixture", context, path) }
-                let delay = Int(query["delay"] ?? "0") ?? 0
                 let type = parts[1].hasSuffix(".png") ? "image/png" : parts[1].hasSuffix(".gif") ? "image/gif"
                     : parts[1].hasSuffix(".webp") ? "image/webp" : "image/jpeg"
-                if delay > 0 {
-                    streaming = path
-                    stats.update { stats in
-                        stats.delayedInFlight += 1
-                        stats.maxDelayedInFlight = max(stats.maxDelayedInFlight, stats.delayedInFlight)
-                    }
-                    context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(delay))) {
-                        self.stats.update { $0.delayedInFlight -= 1 }
-                        self.send(200, data, context, path, contentType: type)
-                    }
-                } else {
-                    send(200, data, context, path, contentType: type)
-                }
+                send(200, data, context, path, contentType: type)
             case "slow":
                 guard parts.count == 2, let data = fixture(parts[1]) else { return send(404, "no such fixture", context, path) }
                 let chunk = max(1, Int(query["chunk"] ?? "64") ?? 64)
