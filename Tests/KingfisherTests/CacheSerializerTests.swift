@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Kingfisher
 
-@Suite struct CacheSerializerTests {
+@Suite(.timeLimit(.minutes(10))) struct CacheSerializerTests {
     let options = KingfisherParsedOptionsInfo(nil)
 
     @Test func defaultSerializerUsesTheOriginalFormat() throws {

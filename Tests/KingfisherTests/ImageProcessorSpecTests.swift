@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Kingfisher
 
-@Suite struct ImageProcessorSpecTests {
+@Suite(.timeLimit(.minutes(10))) struct ImageProcessorSpecTests {
     @Test func everyFormParsesToItsProcessor() throws {
         let cases: [(String, String)] = [
             ("downsample(400x300)", DownsamplingImageProcessor(size: CGSize(width: 400, height: 300)).identifier),
