@@ -68,7 +68,7 @@ import FoundationNetworking
         #expect(receiver.events.current.isEmpty && exchange.ending == nil && transport.openCount == 1)
     }
 
-    @Test func respondSendsTheHeadTheBodyInChunksThenCompletes() async throws {
+    @Test func respondDeliversAWholeExchangeInOrder() async throws {
         let receiver = RecordingReceiver()
         let exchange = start(receiver)
         exchange.respond(body: Data(count: 40), chunkSize: 16)

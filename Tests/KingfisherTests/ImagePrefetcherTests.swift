@@ -138,7 +138,7 @@ import Testing
         }
     }
 
-    @Test func stopReportsRunningAndWaitingItemsAsFailed() async throws {
+    @Test func stopReportsEveryUnfinishedItemAsFailed() async throws {
         try await withTransport { transport, options in
             // Given two of ten items running
             let prefetcher = ImagePrefetcher(urls: urls(10), options: options)
