@@ -4,7 +4,7 @@ import Testing
 @testable import KingfisherImaging
 
 /// Bad input gets the right ImageCodingError, quickly, and never a crash.
-@Suite struct BadInputTests {
+@Suite(.timeLimit(.minutes(10))) struct BadInputTests {
     typealias Reason = ImageCodingError
 
     @Test func emptyDataIsRefused() {
@@ -107,7 +107,7 @@ import Testing
 
 /// Seeded random damage to real files of every format: every outcome is an image or a
 /// ImageCodingError, never a crash or another error type.
-@Suite struct MutatedInputTests {
+@Suite(.timeLimit(.minutes(10))) struct MutatedInputTests {
     @Test(arguments: ["photo_progressive.jpg", "orientation_6.jpg", "photo_cmyk.jpg", "png_palette_trns.png",
                       "png_rgb_16_adam7.png", "gif_disposal_previous.gif", "gif_interlaced.gif",
                       "photo_lossy.webp", "photo_lossless.webp", "webp_animated.webp"])

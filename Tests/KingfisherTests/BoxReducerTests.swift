@@ -3,7 +3,7 @@ import Testing
 @testable import KingfisherImaging
 
 /// The streaming area-average reduction used before the Lanczos pass of downsampled decodes.
-@Suite struct BoxReducerTests {
+@Suite(.timeLimit(.minutes(10))) struct BoxReducerTests {
     func reduce(_ pixels: [UInt8], width: Int, height: Int, factor: Int, hasAlpha: Bool,
                 channels: Int = 4) -> BoxReducer {
         var reducer = BoxReducer(width: width, height: height, factor: factor, hasAlpha: hasAlpha, rowChannels: channels)
@@ -14,9 +14,10 @@ import Testing
     }
 
     /// Both paths (column sums for opaque images, alpha-weighted sums otherwise) over two block
-    /// rows: each row of blocks lands in its own output row.
+    /// rows: each row of blocks lands in its own output row; blocks cut short by the image's
+    /// edges average what they hold.
     @Test(arguments: [false, true])
-    func averagesBlocksAndEdges(hasAlpha: Bool) {
+    func averagesEveryBlockPartialOnesIncluded(hasAlpha: Bool) {
         // 3x3 opaque: the 2x2 block, a 1x2 edge, a 2x1 edge and a 1x1 corner.
         let values: [UInt8] = [10, 20, 90, 30, 40, 100, 70, 80, 200]
         let pixels: [UInt8] = values.flatMap { value -> [UInt8] in [value, value, value, 255] }
@@ -44,7 +45,7 @@ import Testing
 
     /// Opaque grey and RGB rows, as PNG files hold them, reduce to what their RGBA expansion does.
     @Test(arguments: [1, 3])
-    func greyAndRGBRowsMatchRGBA(channels: Int) {
+    func rowsWithFewerChannelsReduceAsTheirRGBAExpansion(channels: Int) {
         var random = SeededGenerator(state: UInt64(channels))
         let width = 23, height = 17
         let source = (0..<(width * height * channels)).map { _ in UInt8.random(in: 0...255, using: &random) }

@@ -3,7 +3,7 @@ import Testing
 @testable import Kingfisher
 @testable import KingfisherImaging
 
-@Suite struct CacheSerializerTests {
+@Suite(.timeLimit(.minutes(10))) struct CacheSerializerTests {
     let options = KingfisherParsedOptionsInfo(nil)
 
     @Test func defaultSerializerUsesTheOriginalFormat() throws {

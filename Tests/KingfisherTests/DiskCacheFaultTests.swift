@@ -9,73 +9,91 @@ import Testing
 /// as on Debian), and under a file size limit (`prlimit --fsize`, which works anywhere) that
 /// fails each write halfway. Each store that cannot be written fails with a clear error, no
 /// partial or temporary file is left, and the cache goes on working.
-@Suite(.serialized) struct DiskCacheFaultTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct DiskCacheFaultTests {
     /// Whether this machine lets the test make a mount namespace with a tmpfs in it.
     static let canMount: Bool = {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kf-mount-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil else { return false }
-        return (try? run("mount -t tmpfs -o size=64k kf-probe \"$1\"", directory.path).status) == 0
+        (try? withTemporaryDirectory { directory in
+            try ProcessRun.runBlocking("/usr/bin/unshare",
+                                       inNamespace("mount -t tmpfs -o size=64k kf-probe \"$1\"", [directory.path])).status == 0
+        }) ?? false
     }()
 
-    /// Runs `script` with `sh` in a new user and mount namespace (the mounts vanish with it).
-    static func run(_ script: String, _ arguments: String...) throws -> (status: Int32, output: String) {
-        let run = try KFCommandTests().run("/usr/bin/unshare",
-                                           ["--user", "--map-root-user", "--mount", "sh", "-c", script, "sh"] + arguments)
+    /// The command line running `script` with `sh` in a new user and mount namespace (the mounts
+    /// vanish with it).
+    static func inNamespace(_ script: String, _ arguments: [String]) -> [String] {
+        ["--user", "--map-root-user", "--mount", "sh", "-c", script, "sh"] + arguments
+    }
+
+    /// Runs `script` in a new user and mount namespace.
+    static func run(_ script: String, _ arguments: String...) async throws -> (status: Int32, output: String) {
+        let run = try await ProcessRun.run("/usr/bin/unshare", inNamespace(script, arguments))
         return (run.status, run.stdout + run.stderr)
     }
 
+    /// The lines of `output` reporting a store that failed with `reason`.
+    static func failures(_ output: String, _ reason: String) -> [Substring] {
+        output.split(separator: "\n").filter { $0.hasPrefix("failed ") && $0.contains(reason) }
+    }
+
     @Test(.disabled(if: SanitizerAllowance.isActive, "a file size limit makes the sanitizer runtimes' own mappings fail"))
-    func writesFailingHalfwayLeaveNoFileBehind() throws {
-        let directory = TemporaryDirectory()
-        defer { directory.cleanUp() }
-        let tool = CacheProcessTests.stressTool
-        // ~200 KB images; every write stops at 100 000 bytes with EFBIG.
-        let script = "prlimit --fsize=100000 \"$2\" fill \"$1\" 3 0 && \"$2\" verify \"$1\" 0 0"
-        let result = try KFCommandTests().run("/bin/sh", ["-c", script, "sh", directory.url.path, tool])
-        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
-        let failures = result.stdout.split(separator: "\n").filter { $0.hasPrefix("failed ") && $0.contains("File too large") }
-        #expect(failures.count == 3, "\(result.stdout)")
-        #expect(result.stdout.contains("memory=3"))
-        #expect(result.stdout.contains("verified=0 temporary=0"), "no partial file: \(result.stdout)")
+    func writesFailingHalfwayLeaveNoFileBehind() async throws {
+        try await withTemporaryDirectory { directory in
+            // ~200 KB images; every write stops at 100 000 bytes with EFBIG.
+            let script = "prlimit --fsize=100000 \"$2\" fill \"$1\" 3 0 && \"$2\" verify \"$1\" 0 0"
+            let result = try await ProcessRun.run("/bin/sh", ["-c", script, "sh", directory.path, BuiltExecutable.cacheStress.path])
+            #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+            #expect(Self.failures(result.stdout, "File too large").count == 3, "\(result.stdout)")
+            #expect(result.stdout.contains("memory=3"))
+            #expect(result.stdout.contains("verified=0 temporary=0"), "no partial file: \(result.stdout)")
+        }
     }
 
     @Test(.enabled(if: canMount, "needs unshare with user namespaces (util-linux)"))
-    func fullAndReadOnlyFileSystemsFailEachStoreClearly() throws {
-        let directory = TemporaryDirectory()
-        defer { directory.cleanUp() }
-        try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
-        // Each image is a ~200 KB PNG: a 700 KB file system takes three, then is full.
-        let script = """
-            set -e
-            mount -t tmpfs -o size=700k kf-full "$1"
-            echo "== full"
-            "$2" fill "$1" 6 0
-            "$2" verify "$1" 0 0
-            mount -o remount,ro "$1"
-            echo "== read-only"
-            "$2" fill "$1" 2 20
-            "$2" read "$1" 6 0.3
-            """
-        let result = try Self.run(script, directory.url.path, CacheProcessTests.stressTool)
-        #expect(result.status == 0, "\(result.output)")
-        let sections = result.output.components(separatedBy: "== read-only")
-        try #require(sections.count == 2, "\(result.output)")
-        let full = sections[0], readOnly = sections[1]
+    func aFullFileSystemFailsEachStoreClearly() async throws {
+        try await withTemporaryDirectory { directory in
+            // Each image is a ~200 KB PNG: a 700 KB file system takes three, then is full.
+            let script = """
+                set -e
+                mount -t tmpfs -o size=700k kf-full "$1"
+                "$2" fill "$1" 6 0
+                "$2" verify "$1" 0 0
+                """
+            let result = try await Self.run(script, directory.path, BuiltExecutable.cacheStress.path)
+            #expect(result.status == 0, "\(result.output)")
+            let full = result.output
+            let stored = full.split(separator: "\n").filter { $0.hasPrefix("stored ") }.count
+            let noSpace = Self.failures(full, "No space left on device")
+            #expect(stored >= 1 && stored < 6, "\(full)")
+            #expect(noSpace.count == 6 - stored, "every other store fails with the system's reason: \(full)")
+            #expect(noSpace.allSatisfy { $0.contains("kingfisher/stress") }, "the error names the file: \(noSpace)")
+            #expect(full.contains("memory=6"), "the memory cache holds every image: \(full)")
+            // verify: every file on disk is a whole image, and no temporary file is left behind.
+            #expect(full.contains("verified=\(stored) temporary=0"), "\(full)")
+        }
+    }
 
-        let stored = full.split(separator: "\n").filter { $0.hasPrefix("stored ") }.count
-        let noSpace = full.split(separator: "\n").filter { $0.hasPrefix("failed ") && $0.contains("No space left on device") }
-        #expect(stored >= 1 && stored < 6, "\(full)")
-        #expect(noSpace.count == 6 - stored, "every other store fails with the system's reason: \(full)")
-        #expect(noSpace.allSatisfy { $0.contains("kingfisher/stress") }, "the error names the file: \(noSpace)")
-        #expect(full.contains("memory=6"), "the memory cache holds every image: \(full)")
-        // verify: every file on disk is a whole image, and no temporary file is left behind.
-        #expect(full.contains("verified=\(stored) temporary=0"), "\(full)")
-
-        let refused = readOnly.split(separator: "\n").filter { $0.hasPrefix("failed ") && $0.contains("Read-only file system") }
-        #expect(refused.count == 2, "\(readOnly)")
-        #expect(readOnly.contains("memory=2"))
-        // Reading what is there still works on the read-only file system.
-        #expect(readOnly.contains("hits="), "\(readOnly)")
+    @Test(.enabled(if: canMount, "needs unshare with user namespaces (util-linux)"))
+    func aReadOnlyFileSystemFailsEachStoreClearly() async throws {
+        try await withTemporaryDirectory { directory in
+            // Two images are stored first, so that there is something to read.
+            let script = """
+                set -e
+                mount -t tmpfs -o size=2m kf-readonly "$1"
+                "$2" fill "$1" 2 0 > /dev/null
+                mount -o remount,ro "$1"
+                echo "== read-only"
+                "$2" fill "$1" 2 20
+                "$2" read "$1" 2 0.3
+                """
+            let result = try await Self.run(script, directory.path, BuiltExecutable.cacheStress.path)
+            #expect(result.status == 0, "\(result.output)")
+            let sections = result.output.components(separatedBy: "== read-only")
+            try #require(sections.count == 2, "\(result.output)")
+            let readOnly = sections[1]
+            #expect(Self.failures(readOnly, "Read-only file system").count == 2, "\(readOnly)")
+            #expect(readOnly.contains("memory=2"))
+            // Reading what is there still works on the read-only file system.
+            #expect(readOnly.contains("hits="), "\(readOnly)")
+        }
     }
 }

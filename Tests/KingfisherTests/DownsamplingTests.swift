@@ -4,16 +4,20 @@ import Testing
 @testable import KingfisherImaging
 
 /// Downsampled decoding: straight to the smallest covering scale, then an exact resample.
-@Suite struct DownsamplingTests {
+@Suite(.timeLimit(.minutes(10))) struct DownsamplingTests {
     /// A JPEG of a smooth photo-like pattern, made with our own encoder.
     static func jpeg(width: Int, height: Int) throws -> Data {
         try makeTestImage(width: width, height: height).encoded(as: .JPEG, compressionQuality: 0.9)
     }
 
-    @Test func fitsTheLongestSideAndKeepsTheAspectRatio() throws {
+    @Test func scalesTheLongestSideToTheMaximumKeepingTheAspectRatio() throws {
         let data = try Self.jpeg(width: 800, height: 600)
         let image = try KingfisherImage.downsampled(data: data, maxPixelSize: 100)
         #expect(image.pixelWidth == 100 && image.pixelHeight == 75)
+    }
+
+    @Test func aDownsampledImageKeepsNoOriginalData() throws {
+        let image = try KingfisherImage.downsampled(data: try Self.jpeg(width: 800, height: 600), maxPixelSize: 100)
         #expect(image.originalData == nil)
     }
 

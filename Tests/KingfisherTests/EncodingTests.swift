@@ -4,7 +4,7 @@ import Testing
 @testable import KingfisherImaging
 
 /// Encoding and decoding again, for every format.
-@Suite struct EncodingTests {
+@Suite(.timeLimit(.minutes(10))) struct EncodingTests {
     @Test func pngRoundTripIsExactWithAlpha() throws {
         let image = makeTestImage(width: 37, height: 23, alpha: true)
         let data = try #require(image.kf.pngRepresentation())
@@ -38,18 +38,22 @@ import Testing
         #expect(decoded.pixels.allSatisfy { $0 >= 250 })
     }
 
-    @Test func webpLossyAndLosslessRoundTrips() throws {
+    @Test func webpLosslessRoundTripIsExact() throws {
         let image = makeTestImage(width: 40, height: 30, alpha: true)
         let lossless = try #require(image.kf.webpRepresentation(lossless: true))
         #expect(lossless.kf.imageFormat == .WebP)
         #expect(maxDifference(try KingfisherImage.decode(data: lossless).pixels, image.pixels) == 0)
+    }
+
+    @Test func webpLossyRoundTripIsClose() throws {
+        let image = makeTestImage(width: 40, height: 30, alpha: true)
         let lossy = try #require(image.kf.webpRepresentation(compressionQuality: 0.9))
         let decoded = try KingfisherImage.decode(data: lossy)
         #expect(decoded.pixelWidth == 40 && decoded.hasAlpha)
         #expect(psnr(decoded.pixels, image.pixels) > 25)
     }
 
-    @Test func animatedWebPRoundTripKeepsFramesDurationsAndLoop() throws {
+    @Test func animatedWebPRoundTripKeepsTheAnimation() throws {
         let source = try KingfisherImage.decode(data: Fixtures.data("webp_animated.webp"))
         let processed = KingfisherImage(width: source.pixelWidth, height: source.pixelHeight, frames: source.frames,
                                         loopCount: source.loopCount)

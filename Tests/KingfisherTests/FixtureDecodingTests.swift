@@ -4,7 +4,7 @@ import Testing
 @testable import KingfisherImaging
 
 /// Every decodable fixture against its reference pixels and manifest facts.
-@Suite struct FixtureDecodingTests {
+@Suite(.timeLimit(.minutes(10))) struct FixtureDecodingTests {
     @Test(arguments: Fixtures.entries(purpose: "decode"))
     func decodesToReferencePixels(_ entry: Fixtures.Entry) throws {
         let image = try KingfisherImage.decode(data: Fixtures.data(entry.file))

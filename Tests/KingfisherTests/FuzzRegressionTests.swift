@@ -6,7 +6,7 @@ import Testing
 /// Fixtures/fuzz/TARGET/ once fixed), and runs the targets over the seeds `scripts/fuzz.sh`
 /// starts from, so a target that would trap on valid input is caught here too. A failure here
 /// is a crash of the test process.
-@Suite struct FuzzRegressionTests {
+@Suite(.timeLimit(.minutes(10))) struct FuzzRegressionTests {
     static let regressionDirectory = Fixtures.directory.appendingPathComponent("fuzz")
 
     static func files(in directory: URL) -> [URL] {

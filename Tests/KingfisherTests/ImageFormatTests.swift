@@ -3,7 +3,7 @@ import Testing
 @testable import Kingfisher
 @testable import KingfisherImaging
 
-@Suite struct ImageFormatTests {
+@Suite(.timeLimit(.minutes(10))) struct ImageFormatTests {
     @Test func recognisesMagicBytes() {
         let cases: [([UInt8], ImageFormat)] = [
             ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0], .PNG),
@@ -34,11 +34,19 @@ import Testing
         #expect(ImageDecoder.describeContent(Data("Not Found".utf8)) == "text (\"Not Found\")")
     }
 
-    @Test func errorsCarryCodesAndReadableDescriptions() {
-        let error = KingfisherError.imageCodingError(reason: .tooManyPixels(format: .PNG, width: 100_000, height: 100_000, frameCount: 1, limit: 100_000_000))
-        #expect(error.errorCode == 6006)
-        #expect(error.localizedDescription.contains("PNG"))
-        #expect(error.localizedDescription.contains("100000x100000"))
+    let tooManyPixels = KingfisherError.imageCodingError(reason: .tooManyPixels(format: .PNG, width: 100_000, height: 100_000,
+                                                                                  frameCount: 1, limit: 100_000_000))
+
+    @Test func codingErrorsHaveTheirCode() {
+        #expect(tooManyPixels.errorCode == 6006)
+    }
+
+    @Test func codingErrorsDescribeTheRefusedImage() {
+        #expect(tooManyPixels.localizedDescription.contains("PNG"))
+        #expect(tooManyPixels.localizedDescription.contains("100000x100000"))
+    }
+
+    @Test func errorsUseKingfishersDomain() {
         #expect(KingfisherError.errorDomain == "com.onevcat.Kingfisher.Error")
     }
 }

@@ -3,7 +3,7 @@ import Testing
 @testable import Kingfisher
 @testable import KingfisherImaging
 
-@Suite struct ImageProcessorSpecTests {
+@Suite(.timeLimit(.minutes(10))) struct ImageProcessorSpecTests {
     @Test func everyFormParsesToItsProcessor() throws {
         let cases: [(String, String)] = [
             ("downsample(400x300)", DownsamplingImageProcessor(size: CGSize(width: 400, height: 300)).identifier),

@@ -4,7 +4,7 @@ import Testing
 @testable import KingfisherImaging
 
 /// Identifiers, composition and the processors' contracts.
-@Suite struct ImageProcessorTests {
+@Suite(.timeLimit(.minutes(10))) struct ImageProcessorTests {
     let options = KingfisherParsedOptionsInfo(nil)
 
     @Test func identifiersFollowKingfisher() {
@@ -43,20 +43,23 @@ import Testing
         }
     }
 
-    @Test func compositionRunsInOrderAndJoinsIdentifiers() throws {
+    let crop = CroppingImageProcessor(size: CGSize(width: 10, height: 10), anchor: .zero)
+    let resize = ResizingImageProcessor(referenceSize: CGSize(width: 20, height: 20))
+
+    @Test func compositionRunsInOrder() throws {
         let image = makeTestImage(width: 40, height: 20)
-        let crop = CroppingImageProcessor(size: CGSize(width: 10, height: 10), anchor: .zero)
-        let resize = ResizingImageProcessor(referenceSize: CGSize(width: 20, height: 20))
-        let cropThenResize = crop |> resize
-        let resizeThenCrop = resize |> crop
-        #expect(cropThenResize.identifier == crop.identifier + "|>" + resize.identifier)
-        #expect(crop.append(another: resize).identifier == cropThenResize.identifier)
-        let a = try #require(cropThenResize.process(item: .image(image), options: options))
-        let b = try #require(resizeThenCrop.process(item: .image(image), options: options))
+        let a = try #require((crop |> resize).process(item: .image(image), options: options))
+        let b = try #require((resize |> crop).process(item: .image(image), options: options))
         #expect(a.pixelWidth == 20 && a.pixelHeight == 20)
         #expect(b.pixelWidth == 10 && b.pixelHeight == 10)
+    }
+
+    @Test func compositionJoinsIdentifiers() {
+        let cropThenResize = crop |> resize
+        #expect(cropThenResize.identifier == crop.identifier + "|>" + resize.identifier)
+        #expect(crop.append(another: resize).identifier == cropThenResize.identifier)
         #expect(cropThenResize == (crop |> resize))
-        #expect(cropThenResize != resizeThenCrop)
+        #expect(cropThenResize != (resize |> crop))
     }
 
     @Test func dataItemsAreDecodedFirst() throws {
@@ -69,17 +72,28 @@ import Testing
         }
     }
 
+    /// A 200x100 image resized to 50x50 points in each content mode: the size it gets.
+    static let contentModes: [(ContentMode, CGSize)] = [
+        (.none, CGSize(width: 50, height: 50)), (.aspectFit, CGSize(width: 50, height: 25)),
+        (.aspectFill, CGSize(width: 100, height: 50)),
+    ]
+
+    @Test func resizingHonoursTheContentMode() throws {
+        let image = makeTestImage(width: 200, height: 100)
+        for (mode, points) in Self.contentModes {
+            let result = try #require(ResizingImageProcessor(referenceSize: CGSize(width: 50, height: 50), mode: mode)
+                .process(item: .image(image), options: options))
+            #expect(result.size == points, "\(mode)")
+            #expect(result.pixelWidth == Int(points.width) && result.pixelHeight == Int(points.height))
+        }
+    }
+
     @Test(arguments: [CGFloat(1), 2, 3])
-    func resizingHonoursContentModeAndScaleFactor(_ scale: CGFloat) throws {
+    func resizingHonoursTheScaleFactor(_ scale: CGFloat) throws {
         let image = makeTestImage(width: 200, height: 100)
         let options = KingfisherParsedOptionsInfo([.scaleFactor(scale)])
-        let reference = CGSize(width: 50, height: 50)
-        let expectations: [(ContentMode, CGSize)] = [
-            (.none, CGSize(width: 50, height: 50)), (.aspectFit, CGSize(width: 50, height: 25)),
-            (.aspectFill, CGSize(width: 100, height: 50)),
-        ]
-        for (mode, points) in expectations {
-            let result = try #require(ResizingImageProcessor(referenceSize: reference, mode: mode)
+        for (mode, points) in Self.contentModes {
+            let result = try #require(ResizingImageProcessor(referenceSize: CGSize(width: 50, height: 50), mode: mode)
                 .process(item: .image(image), options: options))
             #expect(result.size == points, "\(mode) at scale \(scale)")
             #expect(result.scale == scale)
@@ -110,21 +124,27 @@ import Testing
                 == CGRect(x: 40, y: 40, width: 20, height: 20))
     }
 
-    @Test func roundedCornersAreTransparentOutsideAndOpaqueInside() throws {
+    @Test func roundedCornersCutAntiAliasedTransparentArcs() throws {
         let image = makeTestImage(width: 100, height: 100)
         let rounded = try #require(RoundCornerImageProcessor(cornerRadius: 30).process(item: .image(image), options: options))
         func alpha(_ x: Int, _ y: Int) -> UInt8 { rounded.pixels[(y * 100 + x) * 4 + 3] }
         #expect(alpha(0, 0) == 0 && alpha(99, 0) == 0 && alpha(0, 99) == 0 && alpha(99, 99) == 0)
-        #expect(alpha(50, 50) == 255 && alpha(30, 30) == 255 && alpha(50, 0) == 255)
+        #expect(alpha(50, 50) == 255 && alpha(30, 30) == 255 && alpha(50, 0) == 255, "opaque inside")
         // The edge is anti-aliased: some pixels along the arc are partly covered.
         let partial = (0..<30).filter { alpha($0, 8) > 0 && alpha($0, 8) < 255 }
         #expect(!partial.isEmpty)
         #expect(rounded.hasAlpha)
+    }
 
+    @Test func onlyTheChosenCornersAreRounded() throws {
+        let image = makeTestImage(width: 100, height: 100)
         let some = try #require(RoundCornerImageProcessor(cornerRadius: 30, roundingCorners: [.topLeft])
             .process(item: .image(image), options: options))
         #expect(some.pixels[3] == 0 && some.pixels[(99 * 100 + 99) * 4 + 3] == 255)
+    }
 
+    @Test func aBackgroundColourFillsTheCutCorners() throws {
+        let image = makeTestImage(width: 100, height: 100)
         let backed = try #require(RoundCornerImageProcessor(cornerRadius: 30, backgroundColor: .red)
             .process(item: .image(image), options: options))
         #expect(Array(backed.pixels[0..<4]) == [255, 0, 0, 255])
@@ -139,12 +159,14 @@ import Testing
         #expect(result.pixels[3] == 0)
     }
 
-    @Test func blurKeepsTheMeanOfAFlatImageAndSmoothsEdges() throws {
+    @Test func blurLeavesAFlatImageFlat() {
         let flat = KingfisherImage(width: 64, height: 48, pixels: [UInt8](repeating: 0, count: 64 * 48 * 4).enumerated()
             .map { [UInt8(200), 100, 50, 255][$0.offset % 4] }, hasAlpha: false)
         let blurred = flat.kf.blurred(withRadius: 10)
         #expect(maxDifference(blurred.pixels, flat.pixels) <= 1)
+    }
 
+    @Test func blurSmoothsAnEdgeMonotonically() {
         var edge = [UInt8]()
         for _ in 0..<32 { for x in 0..<64 { edge += x < 32 ? [0, 0, 0, 255] : [255, 255, 255, 255] } }
         let soft = KingfisherImage(width: 64, height: 32, pixels: edge, hasAlpha: false).kf.blurred(withRadius: 4)
@@ -232,7 +254,7 @@ import Testing
     }
 
     @Test(arguments: ["gif_disposal_none.gif", "webp_animated.webp"])
-    func animationsKeepFramesDurationsAndLoopCount(_ file: String) throws {
+    func processingAnAnimationProcessesEveryFrameKeepingItsTiming(_ file: String) throws {
         let source = try KingfisherImage.decode(data: Fixtures.data(file))
         let chain = ResizingImageProcessor(referenceSize: CGSize(width: 10, height: 8)) |> BlurImageProcessor(blurRadius: 1)
             |> RoundCornerImageProcessor(cornerRadius: 3)

@@ -11,106 +11,198 @@ final class TestImageView: KingfisherHasImageComponent {
     var bounds = CGRect(x: 0, y: 0, width: 100, height: 80)
 }
 
-/// `.kf.setImage` on image targets and the `KF` builder, against the loopback server.
+/// `.kf.setImage` on image targets and the `KF` builder. Loads whose timing matters (a
+/// placeholder while loading, a later request overtaking an earlier one, cancelling) run on a
+/// ControllableTransport; the rest against the loopback server.
 @MainActor
-@Suite struct ImageTargetTests {
-    let placeholder = KingfisherImage(width: 2, height: 2, pixels: [UInt8](repeating: 255, count: 16))
+@Suite(.timeLimit(.minutes(10))) struct ImageTargetTests {
+    typealias Outcome = Result<RetrieveImageResult, KingfisherError>
 
-    /// Options that keep each test's cache and downloader to itself.
+    let placeholder = KingfisherImage(width: 2, height: 2, pixels: [UInt8](repeating: 255, count: 16))
+    let photo: Data
+    let url = URL(string: "https://example.com/photo.png")!
+
+    init() throws {
+        photo = try Fixtures.data("photo.png")
+    }
+
+    /// Runs `body` with the loopback server and a cache in a temporary directory.
+    func withServer(_ body: (TestHTTPServer, ImageCache) async throws -> Void) async throws {
+        try await withTestHTTPServerAndDirectory { server, directory in
+            try await body(server, try ImageCache(name: "targets", cacheDirectoryURL: directory))
+        }
+    }
+
+    /// Runs `body` with a transport and options that load through it into a cache in a
+    /// temporary directory.
+    func withTransport(_ body: (ControllableTransport, KingfisherOptionsInfo) async throws -> Void) async throws {
+        try await withTemporaryDirectory { directory in
+            let transport = ControllableTransport()
+            let cache = try ImageCache(name: "targets", cacheDirectoryURL: directory)
+            try await body(transport, [.targetCache(cache), .downloader(transport.makeDownloader())])
+        }
+    }
+
+    /// Options that keep a test's cache and downloader to itself.
     func isolated(_ cache: ImageCache) -> KingfisherOptionsInfo {
         [.targetCache(cache), .downloader(ImageDownloader(name: "targets"))]
     }
 
-    func withServer(_ body: (TestHTTPServer, ImageCache) async throws -> Void) async throws {
-        let server = try await TestHTTPServer()
-        let directory = TemporaryDirectory()
-        let cache = try ImageCache(name: "targets", cacheDirectoryURL: directory.url)
-        try await body(server, cache)
-        await server.shutdown()
-        directory.cleanUp()
+    /// Starts setting an image; the returned state receives the completion handler's outcome.
+    func start(_ view: TestImageView, _ url: URL?, placeholder: KFCrossPlatformImage? = nil,
+               options: KingfisherOptionsInfo) -> WaitableState<Outcome?> {
+        let outcome = WaitableState<Outcome?>(nil)
+        view.kf.setImage(with: url, placeholder: placeholder, options: options) { result in outcome.update { $0 = result } }
+        return outcome
     }
 
     /// Sets an image and waits for its completion handler.
     func set(_ view: TestImageView, _ url: URL?, placeholder: KFCrossPlatformImage? = nil,
-             options: KingfisherOptionsInfo) async -> Result<RetrieveImageResult, KingfisherError> {
-        await withCheckedContinuation { continuation in
-            view.kf.setImage(with: url, placeholder: placeholder, options: options) { continuation.resume(returning: $0) }
-        }
+             options: KingfisherOptionsInfo) async throws -> Outcome {
+        try await start(view, url, placeholder: placeholder, options: options).waitForValue { $0 }
     }
 
-    @Test func setImageShowsThePlaceholderThenTheImage() async throws {
-        try await withServer { server, cache in
+    // MARK: Placeholder and image
+
+    @Test func thePlaceholderShowsWhileLoading() async throws {
+        try await withTransport { transport, options in
             let view = TestImageView()
-            let url = server.url("/image/photo.png?delay=100")
-            let done = Locked(false)
-            let progressReports = Locked(0)
-            view.kf.setImage(with: url, placeholder: placeholder, options: isolated(cache),
-                             progressBlock: { _, _ in progressReports.withLock { $0 += 1 } }) { _ in done.withLock { $0 = true } }
-            #expect(view.image === placeholder, "the placeholder while loading")
+            let outcome = start(view, url, placeholder: placeholder, options: options)
+            let exchange = try await transport.nextExchange()
+            #expect(view.image === placeholder)
             #expect(view.kf.taskIdentifier != nil)
-            for _ in 0..<250 where !done.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(view.image?.pixelWidth == 190)
-            for _ in 0..<50 where progressReports.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(progressReports.withLock { $0 } >= 1, "progress reaches the main actor")
-
-            // A memory hit is set at once: the placeholder never shows.
-            let other = TestImageView()
-            other.kf.setImage(with: url, placeholder: placeholder, options: isolated(cache))
-            #expect(other.image?.pixelWidth == 190)
-
-            // Cached now: keepCurrentImageWhileLoading keeps the image instead of the placeholder.
-            let shown = view.image
-            view.kf.setImage(with: server.url("/image/photo.gif"), placeholder: placeholder,
-                             options: isolated(cache) + [.keepCurrentImageWhileLoading])
-            #expect(view.image === shown)
+            exchange.respond(withImage: photo)
+            _ = try await outcome.waitForValue { $0 }
         }
     }
 
-    @Test func aLaterRequestWinsAndTheEarlierIsNotCurrent() async throws {
-        try await withServer { server, cache in
+    @Test func theLoadedImageReplacesThePlaceholder() async throws {
+        try await withTransport { transport, options in
             let view = TestImageView()
-            let slow = server.url("/image/photo.png?delay=300"), fast = server.url("/image/photo.gif")
-            let early = Locked<Result<RetrieveImageResult, KingfisherError>?>(nil)
-            view.kf.setImage(with: slow, options: isolated(cache)) { result in early.withLock { $0 = result } }
-            let late = await set(view, fast, options: isolated(cache))
-            #expect(try late.get().image.format == .GIF)
-            for _ in 0..<250 where early.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
-            guard case .failure(let error)? = early.withLock({ $0 }) else { Issue.record("the early request was set"); return }
-            #expect(error.isNotCurrentTask)
-            guard case .imageSettingError(reason: .notCurrentSourceTask(let result, _, let source)) = error else { return }
-            #expect(result?.image.pixelWidth == 190 && source.url == slow, "the stale outcome travels with the error")
+            let outcome = start(view, url, placeholder: placeholder, options: options)
+            try await transport.nextExchange().respond(withImage: photo)
+            #expect(try await outcome.waitForValue { $0 }.get().image.pixelWidth == 190)
+            #expect(view.image?.pixelWidth == 190)
+        }
+    }
+
+    @Test func progressReachesTheMainActor() async throws {
+        try await withTransport { transport, options in
+            let view = TestImageView()
+            let reports = WaitableState(0)
+            view.kf.setImage(with: url, options: options, progressBlock: { _, _ in
+                MainActor.assertIsolated()
+                reports.update { $0 += 1 }
+            })
+            try await transport.nextExchange().respond(withImage: photo)
+            try await reports.wait(until: { $0 >= 1 })
+        }
+    }
+
+    @Test func aMemoryHitIsSetAtOnce() async throws {
+        try await withTransport { transport, options in
+            let first = start(TestImageView(), url, options: options)
+            try await transport.nextExchange().respond(withImage: photo)
+            _ = try await first.waitForValue { $0 }
+            // The placeholder never shows: the image is there when setImage returns.
+            let view = TestImageView()
+            view.kf.setImage(with: url, placeholder: placeholder, options: options)
+            #expect(view.image?.pixelWidth == 190)
+        }
+    }
+
+    @Test func keepCurrentImageWhileLoadingKeepsTheShownImage() async throws {
+        try await withTransport { transport, options in
+            let view = TestImageView()
+            let shown = KingfisherImage(width: 1, height: 1, pixels: [0, 0, 0, 255])
+            view.image = shown
+            let outcome = start(view, url, placeholder: placeholder, options: options + [.keepCurrentImageWhileLoading])
+            let exchange = try await transport.nextExchange()
+            #expect(view.image === shown)
+            exchange.respond(withImage: photo)
+            _ = try await outcome.waitForValue { $0 }
+        }
+    }
+
+    // MARK: Later requests
+
+    @Test func aLaterRequestWins() async throws {
+        try await withTransport { transport, options in
+            // Given a view loading one image, then asked for another
+            let view = TestImageView()
+            let other = URL(string: "https://example.com/photo.gif")!
+            let early = start(view, url, options: options)
+            let late = start(view, other, options: options)
+
+            // When the later one loads first, and the earlier one after it
+            try await transport.exchange(for: other).respond(withImage: try Fixtures.data("photo.gif"), contentType: "image/gif")
+            #expect(try await late.waitForValue { $0 }.get().image.format == .GIF)
+            try await transport.exchange(for: url).respond(withImage: photo)
+            _ = try await early.waitForValue { $0 }
+
+            // Then the view keeps the later image
             #expect(view.image?.format == .GIF, "the stale image never lands")
         }
     }
 
-    @Test func emptySourceFailureImageAndCancellation() async throws {
-        try await withServer { server, cache in
+    @Test func theEarlierRequestFailsAsNotCurrent() async throws {
+        try await withTransport { transport, options in
+            // Given a view loading one image, then asked for another
             let view = TestImageView()
-            view.image = KingfisherImage(width: 1, height: 1, pixels: [0, 0, 0, 255])
-            let empty = await set(view, nil, placeholder: placeholder, options: isolated(cache))
-            guard case .failure(.imageSettingError(reason: .emptySource)) = empty else { Issue.record("\(empty)"); return }
-            #expect(view.image === placeholder && view.kf.taskIdentifier == nil)
+            let other = URL(string: "https://example.com/photo.gif")!
+            let early = start(view, url, options: options)
+            _ = start(view, other, options: options)
 
-            let failure = KingfisherImage(width: 3, height: 3, pixels: [UInt8](repeating: 9, count: 36))
-            let failed = await set(view, server.url("/status/404"), options: isolated(cache) + [.onFailureImage(failure)])
-            #expect(failed.failureError?.isInvalidResponseStatusCode(404) == true)
-            #expect(view.image === failure)
+            // When the earlier one loads
+            try await transport.exchange(for: url).respond(withImage: photo)
 
-            let cancelled = Locked<KingfisherError?>(nil)
-            // A request the server never answers, so it is running when cancelled on any machine.
-            view.kf.setImage(with: server.url("/hang"), options: isolated(cache)) { result in
-                cancelled.withLock { $0 = result.failureError }
+            // Then it fails as not current, with its stale outcome attached
+            guard case .failure(let error) = try await early.waitForValue({ $0 }) else {
+                Issue.record("the early request was set"); return
             }
-            for _ in 0..<(250 * SanitizerAllowance.time) where server.requests("/hang") == 0 {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            view.kf.cancelDownloadTask()
-            for _ in 0..<(250 * SanitizerAllowance.time) where cancelled.withLock({ $0 }) == nil {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            #expect(cancelled.withLock { $0 }?.isTaskCancelled == true)
+            #expect(error.isNotCurrentTask)
+            guard case .imageSettingError(reason: .notCurrentSourceTask(let result, _, let source)) = error else { return }
+            #expect(result?.image.pixelWidth == 190 && source.url == url, "the stale outcome travels with the error")
         }
     }
+
+    // MARK: Failures
+
+    @Test func anEmptySourceFailsShowingThePlaceholder() async throws {
+        let view = TestImageView()
+        view.image = KingfisherImage(width: 1, height: 1, pixels: [0, 0, 0, 255])
+        let empty = try await set(view, nil, placeholder: placeholder, options: [])
+        guard case .failure(.imageSettingError(reason: .emptySource)) = empty else { Issue.record("\(empty)"); return }
+        #expect(view.image === placeholder && view.kf.taskIdentifier == nil)
+    }
+
+    @Test func aFailureShowsTheFailureImage() async throws {
+        try await withServer { server, cache in
+            let view = TestImageView()
+            let failure = KingfisherImage(width: 3, height: 3, pixels: [UInt8](repeating: 9, count: 36))
+            let failed = try await set(view, server.url("/status/404"), options: isolated(cache) + [.onFailureImage(failure)])
+            #expect(failed.failureError?.isInvalidResponseStatusCode(404) == true)
+            #expect(view.image === failure)
+        }
+    }
+
+    @Test func cancelDownloadTaskFailsTheRequestAsCancelled() async throws {
+        try await withTransport { transport, options in
+            // Given a view whose image is downloading
+            let view = TestImageView()
+            let outcome = start(view, url, options: options)
+            let exchange = try await transport.nextExchange()
+
+            // When its download is cancelled
+            view.kf.cancelDownloadTask()
+
+            // Then the request fails as cancelled, and the exchange stops
+            #expect(try await outcome.waitForValue { $0 }.failureError?.isTaskCancelled == true)
+            try await exchange.cancelled()
+        }
+    }
+
+    // MARK: The KF builder
 
     /// Kingfisher's README builder example, with `cacheOriginalImage` added; only the view type
     /// is this project's.
@@ -120,7 +212,7 @@ final class TestImageView: KingfisherHasImageComponent {
             let url = server.url("/image/photo.png")
             let lowResolutionURL = server.url("/image/photo.gif")
             let placeholderImage = placeholder
-            let succeeded = Locked<RetrieveImageResult?>(nil)
+            let succeeded = WaitableState<RetrieveImageResult?>(nil)
 
             let processor = DownsamplingImageProcessor(size: imageView.bounds.size)
                          |> RoundCornerImageProcessor(cornerRadius: 20)
@@ -133,13 +225,12 @@ final class TestImageView: KingfisherHasImageComponent {
               .cacheMemoryOnly()
               .cacheOriginalImage(), lowDataModeSource: .network(lowResolutionURL))
               .onProgress { receivedSize, totalSize in  }
-              .onSuccess { result in succeeded.withLock { $0 = result } }
+              .onSuccess { result in succeeded.update { $0 = result } }
               .onFailure { error in }
               .targetCache(cache)
               .set(to: imageView)
 
-            for _ in 0..<250 where succeeded.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
-            let result = try #require(succeeded.withLock { $0 })
+            let result = try await succeeded.waitForValue { $0 }
             #expect(imageView.image === result.image)
             #expect(result.image.pixelWidth == 100 && result.image.hasAlpha, "downsampled to the bounds, corners rounded")
             #expect(cache.imageCachedType(forKey: url.cacheKey, processorIdentifier: processor.identifier) == .memory,
@@ -147,16 +238,31 @@ final class TestImageView: KingfisherHasImageComponent {
         }
     }
 
-    @Test func builderOptionsReachTheManagerAndImageLoadsWithoutATarget() async throws {
+    @Test func builderOptionsReachTheManager() async throws {
         try await withServer { server, cache in
-            let url = server.url("/image/photo.png")
-            let builder = KF.url(url).targetCache(cache).downsampling(size: CGSize(width: 50, height: 50)).blackWhite()
+            let builder = KF.url(server.url("/image/photo.png")).targetCache(cache).downsampling(size: CGSize(width: 50, height: 50)).blackWhite()
             let first = try await builder.image()
             #expect(first.image.pixelWidth == 50 && first.cacheType == .none)
-            #expect(try await builder.image().cacheType == .memory)
+            #expect(try await builder.image().cacheType == .memory, "the target cache")
+        }
+    }
+
+    @Test func builderForceRefreshDownloadsAgain() async throws {
+        try await withServer { server, cache in
+            let builder = KF.url(server.url("/image/photo.png")).targetCache(cache)
+            _ = try await builder.image()
             #expect(try await builder.forceRefresh().image().cacheType == .none)
             #expect(server.requests("/image/photo.png") == 2)
-            await #expect { try await KF.url(nil).image() } throws: { ($0 as? KingfisherError)?.errorCode == 5001 }
+        }
+    }
+
+    @Test func builderWithoutAURLFailsWithEmptySource() async throws {
+        await #expect { try await KF.url(nil).image() } throws: { ($0 as? KingfisherError)?.errorCode == 5001 }
+    }
+
+    @Test func builderLoadsData() async throws {
+        try await withTemporaryDirectory { directory in
+            let cache = try ImageCache(name: "targets", cacheDirectoryURL: directory)
             let data = try Fixtures.data("photo.gif")
             #expect(try await KF.data(data, cacheKey: "gif").targetCache(cache).image().image.format == .GIF)
         }

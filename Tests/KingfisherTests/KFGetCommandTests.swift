@@ -4,106 +4,155 @@ import Testing
 @testable import KingfisherImaging
 
 /// `kf get` and `kf prefetch`, run as a user runs them, against the loopback server.
-@Suite struct KFGetCommandTests {
-    let runner = KFCommandTests()
+@Suite(.timeLimit(.minutes(10))) struct KFGetCommandTests {
+    func kf(_ arguments: String...) async throws -> ProcessRun {
+        try await ProcessRun.run(BuiltExecutable.kf.path, arguments)
+    }
 
-    /// Runs kf on a dispatch thread: a test waiting for a process must not hold one of the few
-    /// cooperative threads the other tests need.
-    func kf(_ arguments: String...) async throws -> KFCommandTests.Run {
-        let runner = self.runner
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try runner.run(KFCommandTests.executable.path, arguments) })
-            }
+    /// Runs `body` with the loopback server and a temporary directory for the cache.
+    func withServer(_ body: (TestHTTPServer, String) async throws -> Void) async throws {
+        try await withTestHTTPServerAndDirectory { server, directory in try await body(server, directory.path) }
+    }
+
+    @Test func getReportsTheLoadedImageAsJSON() async throws {
+        try await withServer { server, directory in
+            let url = server.url("/image/photo.png").absoluteString
+            let run = try await kf("get", url, "--directory", directory, "--processor", "resize(50x50,fit)", "--json")
+            #expect(run.status == 0, "\(run.stderr)")
+            let report = try run.json()
+            #expect(report["cacheType"] as? String == "none" && report["width"] as? Int == 50 && report["format"] as? String == "PNG")
+            #expect((report["bytes"] as? Int ?? 0) > 0 && report["ms"] is Double)
         }
     }
 
-    func withServer(_ body: (TestHTTPServer, String) async throws -> Void) async throws {
-        let server = try await TestHTTPServer()
-        let directory = try runner.temporaryDirectory()
-        try await body(server, directory.path)
-        await server.shutdown()
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    func json(_ run: KFCommandTests.Run) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-    }
-
-    @Test func getLoadsThenHitsTheDiskCache() async throws {
+    @Test func aSecondGetHitsTheDiskCache() async throws {
         try await withServer { server, directory in
             let url = server.url("/image/photo.png").absoluteString
-            let first = try await kf("get", url, "--directory", directory, "--processor", "resize(50x50,fit)", "--json")
-            #expect(first.status == 0, "\(first.stderr)")
-            let report = try json(first)
-            #expect(report["cacheType"] as? String == "none" && report["width"] as? Int == 50 && report["format"] as? String == "PNG")
-            #expect((report["bytes"] as? Int ?? 0) > 0 && report["ms"] is Double)
+            _ = try await kf("get", url, "--directory", directory, "--processor", "resize(50x50,fit)")
             let second = try await kf("get", url, "--directory", directory, "--processor", "resize(50x50,fit)")
             #expect(second.status == 0 && second.stdout.hasPrefix("disk  50x33  PNG"), "\(second.stdout)")
             #expect(server.requests("/image/photo.png") == 1)
+        }
+    }
 
+    @Test func getForceRefreshDownloadsAgain() async throws {
+        try await withServer { server, directory in
+            let url = server.url("/image/photo.png").absoluteString
+            _ = try await kf("get", url, "--directory", directory)
+            let again = try await kf("get", url, "--directory", directory, "--force-refresh")
+            #expect(again.status == 0 && server.requests("/image/photo.png") == 2)
+        }
+    }
+
+    @Test func getWritesTheOutputInTheFormatOfItsExtension() async throws {
+        try await withServer { server, directory in
             let output = directory + "/out.webp"
-            let written = try await kf("get", url, "--directory", directory, "--force-refresh", "--output", output)
-            #expect(written.status == 0 && server.requests("/image/photo.png") == 2)
+            let written = try await kf("get", server.url("/image/photo.png").absoluteString, "--directory", directory, "--output", output)
+            #expect(written.status == 0, "\(written.stderr)")
             #expect(try KingfisherImage.decode(data: Data(contentsOf: URL(fileURLWithPath: output))).format == .WebP)
         }
     }
 
-    @Test func getFailuresExitWithOneLine() async throws {
+    @Test func getOfAMissingImageExits69WithOneLine() async throws {
         try await withServer { server, directory in
             let missing = try await kf("get", server.url("/status/404").absoluteString, "--directory", directory)
             #expect(missing.status == 69 && missing.stderr.split(separator: "\n").count == 1 && missing.stderr.contains("404"))
+        }
+    }
+
+    @Test func getOnlyFromCacheOfAnUncachedImageExits66() async throws {
+        try await withServer { server, directory in
             let notCached = try await kf("get", server.url("/image/photo.gif").absoluteString, "--directory", directory, "--only-from-cache")
             #expect(notCached.status == 66 && server.requests("/image/photo.gif") == 0)
+        }
+    }
+
+    @Test func getOfAnHTMLPageExits65NamingItsType() async throws {
+        try await withServer { server, directory in
             let html = try await kf("get", server.url("/html").absoluteString, "--directory", directory)
             #expect(html.status == 65 && html.stderr.contains("text/html"))
-            let badBase64 = try await kf("get", "data:image/png;base64,!!!", "--directory", directory)
-            #expect(badBase64.status == 65, "\(badBase64.stderr)")
-            let noFile = try await kf("get", directory + "/missing.png", "--directory", directory)
-            #expect(noFile.status == 66, "\(noFile.stderr)")
-            let usage = try await kf("get", "x", "--retry", "lots")
-            #expect(usage.status == 64)
         }
     }
 
-    @Test func getSendsHeadersRetriesAndFallsBack() async throws {
+    @Test func getOfBadBase64Exits65() async throws {
+        try await withTemporaryDirectory { directory in
+            let badBase64 = try await kf("get", "data:image/png;base64,!!!", "--directory", directory.path)
+            #expect(badBase64.status == 65, "\(badBase64.stderr)")
+        }
+    }
+
+    @Test func getOfAMissingFileExits66() async throws {
+        try await withTemporaryDirectory { directory in
+            let noFile = try await kf("get", directory.path + "/missing.png", "--directory", directory.path)
+            #expect(noFile.status == 66, "\(noFile.stderr)")
+        }
+    }
+
+    @Test func getWithABadRetryIsAUsageError() async throws {
+        let usage = try await kf("get", "x", "--retry", "lots")
+        #expect(usage.status == 64)
+    }
+
+    @Test func getRetriesAFlakyServer() async throws {
         try await withServer { server, directory in
-            let flaky = server.url("/flaky/1/photo.png").absoluteString
-            let retried = try await kf("get", flaky, "--directory", directory, "--retry", "2,0", "--header", "X-Token: abc")
+            let retried = try await kf("get", server.url("/flaky/1/photo.png").absoluteString, "--directory", directory, "--retry", "2,0")
             #expect(retried.status == 0, "\(retried.stderr)")
             #expect(server.requests("/flaky/1/photo.png") == 2)
-            #expect(server.headers("/flaky/1/photo.png")["x-token"] == "abc")
+        }
+    }
 
+    @Test func getSendsTheGivenHeaders() async throws {
+        try await withServer { server, directory in
+            let run = try await kf("get", server.url("/image/photo.png").absoluteString, "--directory", directory, "--header", "X-Token: abc")
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(server.headers("/image/photo.png")["x-token"] == "abc")
+        }
+    }
+
+    @Test func getFallsBackToAnAlternative() async throws {
+        try await withServer { server, directory in
             let fallback = try await kf("get", server.url("/status/500").absoluteString, "--directory", directory,
-                                         "--alternative", server.url("/image/photo.gif").absoluteString, "--json")
+                                        "--alternative", server.url("/image/photo.gif").absoluteString, "--json")
             #expect(fallback.status == 0)
-            #expect(try json(fallback)["format"] as? String == "GIF")
+            #expect(try fallback.json()["format"] as? String == "GIF")
         }
     }
 
-    @Test func getReadsFilesAndDataURLs() async throws {
-        try await withServer { _, directory in
+    @Test func getReadsFiles() async throws {
+        try await withTemporaryDirectory { directory in
             let file = Fixtures.directory.appendingPathComponent("photo.png").path
-            let local = try await kf("get", file, "--directory", directory, "--json")
+            let local = try await kf("get", file, "--directory", directory.path, "--json")
             #expect(local.status == 0)
-            #expect(try json(local)["width"] as? Int == 190)
-            let dataURL = "data:image/gif;base64," + (try Fixtures.data("photo.gif")).base64EncodedString()
-            let inline = try await kf("get", dataURL, "--directory", directory, "--json")
-            #expect(inline.status == 0)
-            #expect(try json(inline)["format"] as? String == "GIF")
+            #expect(try local.json()["width"] as? Int == 190)
         }
     }
 
-    @Test func prefetchCountsAndExitStatus() async throws {
+    @Test func getReadsDataURLs() async throws {
+        try await withTemporaryDirectory { directory in
+            let dataURL = "data:image/gif;base64," + (try Fixtures.data("photo.gif")).base64EncodedString()
+            let inline = try await kf("get", dataURL, "--directory", directory.path, "--json")
+            #expect(inline.status == 0)
+            #expect(try inline.json()["format"] as? String == "GIF")
+        }
+    }
+
+    @Test func prefetchReportsItsCounts() async throws {
         try await withServer { server, directory in
             let good = ["/image/photo.png", "/image/photo.gif", "/image/orientation_1.jpg"].map { server.url($0).absoluteString }
             let list = directory + "/list.txt"
             try (good.joined(separator: "\n") + "\n# a comment\n").write(toFile: list, atomically: true, encoding: .utf8)
             let first = try await kf("prefetch", "--input", list, "--directory", directory, "--concurrency", "2")
             #expect(first.status == 0 && first.stdout.contains("completed 3, skipped 0, failed 0"), "\(first.stdout)\(first.stderr)")
-            let again = try await kf("prefetch", good[0], server.url("/status/503").absoluteString, "--directory", directory)
+        }
+    }
+
+    @Test func prefetchWithAFailureExits69NamingIt() async throws {
+        try await withServer { server, directory in
+            let good = server.url("/image/photo.png").absoluteString, bad = server.url("/status/503").absoluteString
+            _ = try await kf("get", good, "--directory", directory)
+            let again = try await kf("prefetch", good, bad, "--directory", directory)
             #expect(again.status == 69 && again.stdout.contains("completed 0, skipped 1, failed 1"))
-            #expect(again.stderr.contains("failed: \(server.url("/status/503").absoluteString)"))
+            #expect(again.stderr.contains("failed: \(bad)"))
         }
     }
 }

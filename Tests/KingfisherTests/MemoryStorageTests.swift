@@ -9,15 +9,7 @@ struct CostItem: CacheCostCalculable, Sendable, Equatable {
     var cacheCost: Int
 }
 
-/// A clock tests move by hand.
-final class TestClock: Sendable {
-    private let now = Locked(Date(timeIntervalSince1970: 1_000_000))
-    var date: Date { now.withLock { $0 } }
-    func advance(_ seconds: TimeInterval) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    var function: @Sendable () -> Date { { self.date } }
-}
-
-@Suite struct MemoryStorageTests {
+@Suite(.timeLimit(.minutes(10))) struct MemoryStorageTests {
     func makeStorage(costLimit: Int = 100, countLimit: Int = .max, expiration: StorageExpiration = .seconds(300),
                      clock: TestClock = TestClock()) -> MemoryStorage.Backend<CostItem> {
         var config = MemoryStorage.Config(totalCostLimit: costLimit, cleanInterval: 0)
@@ -62,23 +54,45 @@ final class TestClock: Sendable {
         #expect(storage.value(forKey: "a")?.name == "a2")
     }
 
-    @Test func expirationAndExtension() {
+    @Test func anAccessRestartsTheExpiration() {
+        let clock = TestClock()
+        let storage = makeStorage(expiration: .seconds(10), clock: clock)
+        storage.store(value: CostItem(name: "a", cacheCost: 1), forKey: "a")
+        clock.advance(8)
+        #expect(storage.value(forKey: "a") != nil, "cacheTime: a's 10 s start again now")
+        clock.advance(5)  // 13 s after storing, 5 s after the access
+        #expect(storage.value(forKey: "a") != nil)
+    }
+
+    @Test func anAccessNotExtendingLeavesTheExpiration() {
+        let clock = TestClock()
+        let storage = makeStorage(expiration: .seconds(10), clock: clock)
+        storage.store(value: CostItem(name: "b", cacheCost: 1), forKey: "b")
+        clock.advance(8)
+        #expect(storage.value(forKey: "b", extendingExpiration: .none) != nil)
+        #expect(storage.isCached(forKey: "b"))
+        clock.advance(5)  // 13 s: b (not extended) expired
+        #expect(storage.value(forKey: "b") == nil)
+        #expect(!storage.isCached(forKey: "b"))
+    }
+
+    @Test func expiredItemsStayUntilRemoved() {
         let clock = TestClock()
         let storage = makeStorage(expiration: .seconds(10), clock: clock)
         storage.store(value: CostItem(name: "a", cacheCost: 1), forKey: "a")
         storage.store(value: CostItem(name: "b", cacheCost: 1), forKey: "b")
         storage.store(value: CostItem(name: "c", cacheCost: 1), forKey: "c", expiration: .seconds(100))
-        clock.advance(8)
-        #expect(storage.value(forKey: "a") != nil, "cacheTime: a's 10 s start again now")
-        #expect(storage.value(forKey: "b", extendingExpiration: .none) != nil)
-        #expect(storage.isCached(forKey: "b"))
-        clock.advance(5)  // 13 s: b (not extended) expired, a (extended at 8) still fresh
-        #expect(storage.value(forKey: "a") != nil)
-        #expect(storage.value(forKey: "b") == nil)
-        #expect(!storage.isCached(forKey: "b"))
+        clock.advance(11)
         #expect(storage.count == 3, "expired items stay until removed")
         storage.removeExpired()
-        #expect(storage.count == 2)
+        #expect(storage.count == 1)
+        #expect(storage.isCached(forKey: "c"))
+    }
+
+    @Test func anAccessCanSetANewExpiration() {
+        let clock = TestClock()
+        let storage = makeStorage(expiration: .seconds(10), clock: clock)
+        storage.store(value: CostItem(name: "c", cacheCost: 1), forKey: "c", expiration: .seconds(100))
         _ = storage.value(forKey: "c", extendingExpiration: .expirationTime(.seconds(1)))
         clock.advance(2)
         #expect(storage.value(forKey: "c") == nil, "the access set c to expire 1 s later")
@@ -103,11 +117,16 @@ final class TestClock: Sendable {
         #expect(storage.isCached(forKey: "c"))
     }
 
-    @Test func removeAndRemoveAll() {
+    @Test func removeDropsOneItem() {
         let storage = makeStorage()
         for name in ["a", "b", "c"] { storage.store(value: CostItem(name: name, cacheCost: 5), forKey: name) }
         storage.remove(forKey: "b")
         #expect(storage.keysByRecency == ["a", "c"] && storage.totalCost == 10)
+    }
+
+    @Test func removeAllEmptiesTheStorageForReuse() {
+        let storage = makeStorage()
+        for name in ["a", "b", "c"] { storage.store(value: CostItem(name: name, cacheCost: 5), forKey: name) }
         storage.removeAll()
         #expect(storage.count == 0 && storage.totalCost == 0)
         storage.store(value: CostItem(name: "d", cacheCost: 5), forKey: "d")
@@ -149,37 +168,42 @@ final class TestClock: Sendable {
     }
 }
 
-@Suite struct AvailableMemoryTests {
-    func makeTree(_ files: [String: String]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cgroup-\(UUID().uuidString)")
-        for (path, contents) in files {
-            let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try contents.write(to: url, atomically: true, encoding: .utf8)
+@Suite(.timeLimit(.minutes(10))) struct AvailableMemoryTests {
+    /// Runs `body` with the root of a fake /proc and /sys tree holding `files`.
+    func withTree(_ files: [String: String], _ body: (URL) throws -> Void) throws {
+        try withTemporaryDirectory { root in
+            for (path, contents) in files {
+                let url = root.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try contents.write(to: url, atomically: true, encoding: .utf8)
+            }
+            try body(root)
         }
-        return root
     }
 
     @Test func readsACgroupV2Limit() throws {
-        let root = try makeTree(["self": "0::/app.slice/web.service\n", "fs/memory.max": "max\n",
-                                 "fs/app.slice/memory.max": "2147483648\n", "fs/app.slice/web.service/memory.max": "max\n"])
-        defer { try? FileManager.default.removeItem(at: root) }
-        #expect(AvailableMemory.cgroupLimit(root: root.path + "/fs", selfCgroup: root.path + "/self") == 2_147_483_648)
+        try withTree(["self": "0::/app.slice/web.service\n", "fs/memory.max": "max\n",
+                      "fs/app.slice/memory.max": "2147483648\n", "fs/app.slice/web.service/memory.max": "max\n"]) { root in
+            #expect(AvailableMemory.cgroupLimit(root: root.path + "/fs", selfCgroup: root.path + "/self") == 2_147_483_648)
+        }
     }
 
     @Test func readsACgroupV1Limit() throws {
-        let root = try makeTree(["self": "5:cpu:/\n4:memory:/docker/abc\n0::/\n",
-                                 "fs/memory/docker/abc/memory.limit_in_bytes": "536870912\n"])
-        defer { try? FileManager.default.removeItem(at: root) }
-        #expect(AvailableMemory.cgroupLimit(root: root.path + "/fs", selfCgroup: root.path + "/self") == 536_870_912)
-        #expect(AvailableMemory.bytes(root: root.path + "/fs", selfCgroup: root.path + "/self") == 536_870_912)
+        try withTree(["self": "5:cpu:/\n4:memory:/docker/abc\n0::/\n",
+                      "fs/memory/docker/abc/memory.limit_in_bytes": "536870912\n"]) { root in
+            #expect(AvailableMemory.cgroupLimit(root: root.path + "/fs", selfCgroup: root.path + "/self") == 536_870_912)
+            #expect(AvailableMemory.bytes(root: root.path + "/fs", selfCgroup: root.path + "/self") == 536_870_912)
+        }
     }
 
     @Test func noLimitMeansPhysicalMemory() throws {
-        let root = try makeTree(["self": "0::/\n", "fs/memory.max": "max\n"])
-        defer { try? FileManager.default.removeItem(at: root) }
-        #expect(AvailableMemory.cgroupLimit(root: root.path + "/fs", selfCgroup: root.path + "/self") == nil)
-        #expect(AvailableMemory.bytes(root: root.path + "/fs", selfCgroup: root.path + "/self") == ProcessInfo.processInfo.physicalMemory)
+        try withTree(["self": "0::/\n", "fs/memory.max": "max\n"]) { root in
+            #expect(AvailableMemory.cgroupLimit(root: root.path + "/fs", selfCgroup: root.path + "/self") == nil)
+            #expect(AvailableMemory.bytes(root: root.path + "/fs", selfCgroup: root.path + "/self") == ProcessInfo.processInfo.physicalMemory)
+        }
+    }
+
+    @Test func limitsParseAsNumbersOnly() {
         #expect(AvailableMemory.parseLimit("9223372036854771712") == 9_223_372_036_854_771_712)
         #expect(AvailableMemory.parseLimit("garbage") == nil)
     }

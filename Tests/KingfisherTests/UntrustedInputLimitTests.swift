@@ -6,7 +6,7 @@ import Testing
 /// Every limit on untrusted input is a setting with a default, and input over it is refused
 /// (not attempted): frames, EXIF size, processor chains and parameters. (Pixels: BadInputTests;
 /// response size and duration: ImageDownloaderTests and DownloadFaultTests.)
-@Suite struct UntrustedInputLimitTests {
+@Suite(.timeLimit(.minutes(10))) struct UntrustedInputLimitTests {
     @Test func defaults() {
         let options = ImageCreatingOptions()
         #expect(options.maxPixelCount == 100_000_000)

@@ -1,5 +1,11 @@
 import Foundation
 
+// Every suite carries a 10-minute time limit: it turns a hang into a failure, and is not a speed
+// check. Swift Testing counts it per test from the test's start, and tests run in parallel on
+// the cooperative pool (one thread per core), so under a sanitizer on two cores a test can wait
+// a long time for a thread: the limit must outlast a whole ThreadSanitizer run (about two and a
+// half minutes on two cores). Waits in tests (WaitableState) end when the time limit cancels them.
+
 /// How much slower and larger code runs under a sanitizer: `scripts/sanitize.sh` sets
 /// `KF_SANITIZER`, and tests multiply their time and memory bounds by these (1 otherwise), so
 /// a bound still catches a decompression bomb being allocated while sanitizer overhead passes.

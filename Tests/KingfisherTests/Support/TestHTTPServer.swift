@@ -10,32 +10,33 @@ import NIOSSL
 /// A real HTTP/1.1 server on 127.0.0.1 with a random port, for the downloader tests.
 ///
 /// Endpoints:
-/// - `/image/<fixture>`: the fixture's bytes (`?delay=ms` waits before answering)
+/// - `/image/<fixture>`: the fixture's bytes
 /// - `/slow/<fixture>?chunk=N&interval=ms`: the fixture in N-byte chunks, one per interval
 /// - `/status/<code>`: that status with a short text body
-/// - `/redirect/<n>/<fixture>`: n redirects, then the image; `/loop`: redirects to itself
+/// - `/redirect/<n>/<fixture>`: n redirects, then the image; `/loop`: redirects to itself;
+///   `/unixredirect`: redirects to an `http+unix:` URL
 /// - `/flaky/<n>/<fixture>`: 503 for the first n requests of that path, then the image
 /// - `/html`: an HTML error page with status 200; `/big`: a 64 MB body; `/hang`: never answers
 /// - faults: `/reset/<fixture>` half the body, then a TCP reset; `/overlong/<fixture>` a
 ///   Content-Length 1000 bytes past the body, then the connection closes; `/underlong/<fixture>`
 ///   a Content-Length of half the body, then the whole body; `/noresponse` closes on the request
 /// Every request is counted per path; request headers are recorded; a response the client
-/// abandoned (connection closed before the end) is counted as aborted.
+/// abandoned (connection closed before the end) is counted as aborted. Tests wait for counts with
+/// ``wait(until:)``.
+///
+/// Tests use it through ``withTestHTTPServer(tls:isolation:_:)``, which shuts it down.
 final class TestHTTPServer: Sendable {
     struct Stats: Sendable {
         var requests: [String: Int] = [:]
         /// Every request's path (without the query), in arrival order.
         var arrivals: [String] = []
-        /// Delayed image responses being held right now, and the most at once.
-        var delayedInFlight = 0
-        var maxDelayedInFlight = 0
         var headers: [String: [String: String]] = [:]
         var aborted: [String: Int] = [:]
         var completed: [String: Int] = [:]
         var httpVersions: [String: Int] = [:]
     }
 
-    let stats = Locked(Stats())
+    let stats = WaitableState(Stats())
     private let channel: any Channel
     let port: Int
     let scheme: String
@@ -62,20 +63,18 @@ final class TestHTTPServer: Sendable {
                     }
                 }
                 .bind(host: "127.0.0.1", port: 0).get()
-            port = channel.localAddress!.port!
-            return
-        }
-        channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    if let sslContext { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext)) }
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(Handler(stats: stats))
+        } else {
+            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.backlog, value: 256)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                        try channel.pipeline.syncOperations.addHandler(Handler(stats: stats))
+                    }
                 }
-            }
-            .bind(host: "127.0.0.1", port: 0).get()
+                .bind(host: "127.0.0.1", port: 0).get()
+        }
         port = channel.localAddress!.port!
     }
 
@@ -101,12 +100,18 @@ final class TestHTTPServer: Sendable {
         return try NIOSSLContext(configuration: configuration)
     }
 
-    func requests(_ path: String) -> Int { stats.withLock { $0.requests[path] ?? 0 } }
-    var arrivals: [String] { stats.withLock { $0.arrivals } }
-    func aborted(_ path: String) -> Int { stats.withLock { $0.aborted[path] ?? 0 } }
-    func completed(_ path: String) -> Int { stats.withLock { $0.completed[path] ?? 0 } }
-    func headers(_ path: String) -> [String: String] { stats.withLock { $0.headers[path] ?? [:] } }
-    func httpVersion(_ path: String) -> Int? { stats.withLock { $0.httpVersions[path] } }
+    func requests(_ path: String) -> Int { stats.read { $0.requests[path] ?? 0 } }
+    /// Requests for every path together.
+    var totalRequests: Int { stats.read { $0.arrivals.count } }
+    func aborted(_ path: String) -> Int { stats.read { $0.aborted[path] ?? 0 } }
+    func completed(_ path: String) -> Int { stats.read { $0.completed[path] ?? 0 } }
+    func headers(_ path: String) -> [String: String] { stats.read { $0.headers[path] ?? [:] } }
+    func httpVersion(_ path: String) -> Int? { stats.read { $0.httpVersions[path] } }
+
+    /// Returns once `condition` holds for the counts (at once if it does already).
+    func wait(until condition: @escaping @Sendable (Stats) -> Bool) async throws {
+        try await stats.wait(until: condition)
+    }
 
     func shutdown() async {
         try? await channel.close()
@@ -117,11 +122,11 @@ final class TestHTTPServer: Sendable {
         typealias InboundIn = HTTPServerRequestPart
         typealias OutboundOut = HTTPServerResponsePart
 
-        let stats: Locked<Stats>
+        let stats: WaitableState<Stats>
         var head: HTTPRequestHead?
         var streaming: String?
 
-        init(stats: Locked<Stats>) {
+        init(stats: WaitableState<Stats>) {
             self.stats = stats
         }
 
@@ -136,22 +141,20 @@ final class TestHTTPServer: Sendable {
         }
 
         func channelInactive(context: ChannelHandlerContext) {
-            if let path = streaming { stats.withLock { $0.aborted[path, default: 0] += 1 } }
+            if let path = streaming { stats.update { $0.aborted[path, default: 0] += 1 } }
             streaming = nil
             context.fireChannelInactive()
         }
 
         private func fixture(_ name: String) -> Data? {
-            let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("Fixtures")
-            return FileManager.default.contents(atPath: directory.appendingPathComponent(name).path)
+            FileManager.default.contents(atPath: Fixtures.directory.appendingPathComponent(name).path)
         }
 
         private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
             let components = URLComponents(string: head.uri)!
             let path = components.path
             let query = Dictionary(uniqueKeysWithValues: (components.queryItems ?? []).map { ($0.name, $0.value ?? "") })
-            stats.withLock { stats in
+            stats.update { stats in
                 stats.requests[path, default: 0] += 1
                 stats.arrivals.append(path)
                 stats.httpVersions[path] = head.version.major
@@ -161,22 +164,9 @@ final class TestHTTPServer: Sendable {
             switch parts.first {
             case "image":
                 guard parts.count == 2, let data = fixture(parts[1]) else { return send(404, "no such fixture", context, path) }
-                let delay = Int(query["delay"] ?? "0") ?? 0
                 let type = parts[1].hasSuffix(".png") ? "image/png" : parts[1].hasSuffix(".gif") ? "image/gif"
                     : parts[1].hasSuffix(".webp") ? "image/webp" : "image/jpeg"
-                if delay > 0 {
-                    streaming = path
-                    stats.withLock { stats in
-                        stats.delayedInFlight += 1
-                        stats.maxDelayedInFlight = max(stats.maxDelayedInFlight, stats.delayedInFlight)
-                    }
-                    context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(delay))) {
-                        self.stats.withLock { $0.delayedInFlight -= 1 }
-                        self.send(200, data, context, path, contentType: type)
-                    }
-                } else {
-                    send(200, data, context, path, contentType: type)
-                }
+                send(200, data, context, path, contentType: type)
             case "slow":
                 guard parts.count == 2, let data = fixture(parts[1]) else { return send(404, "no such fixture", context, path) }
                 let chunk = max(1, Int(query["chunk"] ?? "64") ?? 64)
@@ -199,7 +189,7 @@ final class TestHTTPServer: Sendable {
                 guard parts.count == 3, let failures = Int(parts[1]), let data = fixture(parts[2]) else {
                     return send(400, "bad flaky", context, path)
                 }
-                if stats.withLock({ $0.requests[path] ?? 0 }) <= failures {
+                if stats.read({ $0.requests[path] ?? 0 }) <= failures {
                     send(503, "try again", context, path)
                 } else {
                     send(200, data, context, path, contentType: "image/png")
@@ -253,7 +243,7 @@ final class TestHTTPServer: Sendable {
             if offset >= data.count {
                 streaming = nil
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-                stats.withLock { $0.completed[path, default: 0] += 1 }
+                stats.update { $0.completed[path, default: 0] += 1 }
                 return
             }
             let end = min(data.count, offset + chunk)
@@ -283,7 +273,7 @@ final class TestHTTPServer: Sendable {
             context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-            stats.withLock { $0.completed[path, default: 0] += 1 }
+            stats.update { $0.completed[path, default: 0] += 1 }
         }
     }
 }

@@ -1,0 +1,19 @@
+import Foundation
+@testable import Kingfisher
+
+/// Counts how often it runs; decodes with the default processor, then resizes to 10x10, so a
+/// test can tell its output.
+final class CountingProcessor: ImageProcessor {
+    let identifier: String
+    private let counter = Locked(0)
+
+    init(_ identifier: String) { self.identifier = identifier }
+
+    /// How often it has run.
+    var runs: Int { counter.withLock { $0 } }
+
+    func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
+        counter.withLock { $0 += 1 }
+        return DefaultImageProcessor.default.process(item: item, options: options)?.kf.resize(to: CGSize(width: 10, height: 10))
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Peak signal-to-noise ratio in dB over the RGB channels of two equally sized RGBA buffers.
+func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+    precondition(a.count == b.count)
+    var squared = 0.0
+    var samples = 0
+    for i in stride(from: 0, to: a.count, by: 4) {
+        for c in 0..<3 {
+            let d = Double(a[i + c]) - Double(b[i + c])
+            squared += d * d
+        }
+        samples += 3
+    }
+    if squared == 0 { return .infinity }
+    return 10 * log10(255 * 255 / (squared / Double(samples)))
+}
+
+/// The largest per-channel difference between two equally sized buffers.
+func maxDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    precondition(a.count == b.count)
+    var worst = 0
+    for i in 0..<a.count { worst = max(worst, abs(Int(a[i]) - Int(b[i]))) }
+    return worst
+}

@@ -1,0 +1,37 @@
+import Foundation
+@testable import Kingfisher
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Records delegate calls; steers with the given switches.
+final class RecordingDelegate: ImageDownloaderDelegate {
+    let calls = Locked<[String]>([])
+    let dropData: Bool
+    let cancelResponse: Bool
+    let accept404: Bool
+    init(dropData: Bool = false, cancelResponse: Bool = false, accept404: Bool = false) {
+        self.dropData = dropData
+        self.cancelResponse = cancelResponse
+        self.accept404 = accept404
+    }
+    func imageDownloader(_ downloader: ImageDownloader, willDownloadImageForURL url: URL, with request: URLRequest?) {
+        calls.withLock { $0.append("will") }
+    }
+    func imageDownloader(_ downloader: ImageDownloader, didFinishDownloadingImageForURL url: URL, with response: URLResponse?, error: (any Error)?) {
+        calls.withLock { $0.append(error == nil ? "finish" : "finish-error") }
+    }
+    func imageDownloader(_ downloader: ImageDownloader, didDownload data: Data, for url: URL) -> Data? {
+        calls.withLock { $0.append("data") }
+        return dropData ? nil : data
+    }
+    func imageDownloader(_ downloader: ImageDownloader, didDownload image: KFCrossPlatformImage, for url: URL, with response: URLResponse?) {
+        calls.withLock { $0.append("image") }
+    }
+    func isValidStatusCode(_ code: Int, for downloader: ImageDownloader) -> Bool {
+        accept404 ? code == 404 || (200..<400).contains(code) : (200..<400).contains(code)
+    }
+    func imageDownloader(_ downloader: ImageDownloader, didReceive response: URLResponse) async -> ResponseDisposition {
+        cancelResponse ? .cancel : .allow
+    }
+}

@@ -1,0 +1,10 @@
+import Foundation
+@testable import Kingfisher
+
+/// A clock tests move by hand.
+final class TestClock: Sendable {
+    private let now = Locked(Date(timeIntervalSince1970: 1_000_000))
+    var date: Date { now.withLock { $0 } }
+    func advance(_ seconds: TimeInterval) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
+    var function: @Sendable () -> Date { { self.date } }
+}
