@@ -35,18 +35,31 @@ struct ProcessCommand: ParsableCommand {
     func validate() throws {
         guard (0...1).contains(quality) else { throw ValidationError("--quality must be between 0 and 1") }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+        _ = try imageProcessor()
+        _ = try outputFormat()
     }
 
-    func run() throws {
-        let imageProcessor: any ImageProcessing
+    /// The processor `--processor` names (the default processor without it). Bad specs are usage
+    /// errors, found in `validate()` so the message shows this command's usage.
+    private func imageProcessor() throws -> any ImageProcessing {
         do {
-            imageProcessor = try processor.map { try ImageProcessorSpec.processor(from: $0) } ?? DefaultImageProcessor.default
+            return try processor.map { try ImageProcessorSpec.processor(from: $0) } ?? DefaultImageProcessor.default
         } catch {
             throw ValidationError("\(error)")
         }
-        guard let outputFormat = Self.outputFormat(named: format ?? (output as NSString).pathExtension) else {
-            throw ValidationError("unknown output format '\(format ?? (output as NSString).pathExtension)': use png, jpeg, gif or webp")
+    }
+
+    private func outputFormat() throws -> ImageFormat {
+        let name = format ?? (output as NSString).pathExtension
+        guard let outputFormat = Self.outputFormat(named: name) else {
+            throw ValidationError("unknown output format '\(name)': use png, jpeg, gif or webp")
         }
+        return outputFormat
+    }
+
+    func run() throws {
+        let imageProcessor = try imageProcessor()
+        let outputFormat = try outputFormat()
         let data = readInput(input)
         let encoded: Data
         do {
