@@ -268,8 +268,11 @@ import FoundationNetworking
 
     @Test func aSlowButSteadyBodyIsNotIdle() async throws {
         try await withServer { server, downloader in
-            downloader.downloadTimeout = 0.4
-            let steady = try await downloader.downloadImage(with: server.url("/slow/photo.png?chunk=4096&interval=100"))
+            // 12 chunks: the body takes three times the idle timeout, each gap a quarter of it (an
+            // eighth under a sanitizer, whose slowed server once let a 100 ms gap grow past 400 ms).
+            let gap = SanitizerAllowance.isActive ? 500 : 100
+            downloader.downloadTimeout = 0.4 * Double(SanitizerAllowance.time)
+            let steady = try await downloader.downloadImage(with: server.url("/slow/photo.png?chunk=4096&interval=\(gap)"))
             #expect(steady.image.pixelWidth == 190)
         }
     }
