@@ -16,12 +16,7 @@ python3 Benchmarks/compare_with_pillow.py --kf "$(swift build --show-bin-path)/k
 scripts/check-imaging-only.sh
 
 echo "Building the documentation (swift package generate-documentation --target Kingfisher)..."
-mkdir -p .build
-if ! swift package generate-documentation --target Kingfisher >.build/docs.log 2>&1; then
-    grep -E "error:" .build/docs.log | head -n 20 >&2 || tail -n 20 .build/docs.log >&2
-    echo "the documentation failed to build (all of it in .build/docs.log)" >&2
-    exit 1
-fi
+scripts/logged.sh .build/docs.log swift package generate-documentation --target Kingfisher
 echo "Documentation built: .build/plugins/Swift-DocC/outputs/Kingfisher.doccarchive"
 
 scripts/sanitize.sh thread

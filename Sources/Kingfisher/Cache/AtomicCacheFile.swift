@@ -38,10 +38,6 @@ enum AtomicCacheFile {
         name.hasPrefix(".") && name.hasSuffix(AtomicFile.temporarySuffix)
     }
 
-    private static func posixError(_ code: Int32 = errno) -> POSIXError {
-        AtomicFile.posixError(code)
-    }
-
     private static func date(_ time: Glibc.timespec) -> Date {
         Date(timeIntervalSince1970: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1e9)
     }
@@ -65,11 +61,11 @@ enum AtomicCacheFile {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw posixError()
+            throw AtomicFile.posixError()
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw posixError() }
+        guard fstat(fd, &info) == 0 else { throw AtomicFile.posixError() }
         let expiration = date(info.st_mtim)
         guard expiration > now else { return nil }
         let size = Int(info.st_size)
@@ -80,14 +76,14 @@ enum AtomicCacheFile {
                 let count = Glibc.read(fd, raw.baseAddress! + offset, size - offset)
                 if count < 0 {
                     if errno == EINTR { continue }
-                    throw posixError()
+                    throw AtomicFile.posixError()
                 }
                 if count == 0 { return false }
                 offset += count
             }
             return true
         }
-        guard complete else { throw posixError(EIO) }
+        guard complete else { throw AtomicFile.posixError(EIO) }
         var times = [AtomicFile.timespec(now), AtomicFile.timespec(extend(expiration))]
         _ = futimens(fd, &times)  // Only bookkeeping: a read-only cache still serves.
         return Contents(data: data, expiration: expiration)

@@ -214,7 +214,7 @@ public enum KingfisherError: Error, Sendable {
     case imageSettingError(reason: ImageSettingErrorReason)
 
     /// The error domain of all Kingfisher errors: `"com.onevcat.Kingfisher.Error"`.
-    public static let domain = "com.onevcat.Kingfisher.Error"
+    public static let domain = ImageCodingError.errorDomain
 
     /// Whether the error is a cancelled download task.
     public var isTaskCancelled: Bool {
