@@ -49,7 +49,7 @@ struct ProcessCommand: ParsableCommand {
         }
     }
 
-    private func outputFormat() throws -> ImageFormat {
+    private func outputFormat() throws -> ImageFileFormat {
         let name = format ?? (output as NSString).pathExtension
         guard let outputFormat = Self.outputFormat(named: name) else {
             throw ValidationError("unknown output format '\(name)': use png, jpeg, gif or webp")
@@ -73,7 +73,7 @@ struct ProcessCommand: ParsableCommand {
         writeOutput(encoded, to: output)
     }
 
-    static func outputFormat(named name: String) -> ImageFormat? {
+    static func outputFormat(named name: String) -> ImageFileFormat? {
         switch name.lowercased() {
         case "png": return .PNG
         case "jpg", "jpeg": return .JPEG

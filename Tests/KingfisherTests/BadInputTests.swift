@@ -31,7 +31,7 @@ import Testing
                       "gif_disposal_background.gif", "photo_lossy.webp", "photo_lossless.webp", "webp_animated.webp"])
     func truncatedFilesAreRefused(_ file: String) throws {
         let data = try Fixtures.data(file)
-        let format = data.kf.imageFormat
+        let format = data.kf.imageFileFormat
         // Cut in the middle of the pixel data: refused as truncated.
         let half = data.prefix(data.count / 2)
         let reason = codingErrorReason { _ = try KingfisherImage.decode(data: Data(half)) }
@@ -62,7 +62,7 @@ import Testing
             Issue.record("\(file): expected tooManyPixels, got \(String(describing: reason))")
             return
         }
-        #expect(format == data.kf.imageFormat)
+        #expect(format == data.kf.imageFileFormat)
         #expect(width * height > limit)
         #expect(elapsed < .milliseconds(100) * SanitizerAllowance.time, "\(file) took \(elapsed)")
         // The downsampled decode refuses it too: the limit is on the source, not the output.

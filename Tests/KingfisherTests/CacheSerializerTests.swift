@@ -38,15 +38,15 @@ import Testing
         #expect(FormatIndicatedCacheSerializer.jpeg.data(with: image, original: nil)?.kf.imageFormat == .JPEG)
         #expect(FormatIndicatedCacheSerializer.jpeg(compressionQuality: 0.5).data(with: image, original: nil)?.kf.imageFormat == .JPEG)
         #expect(FormatIndicatedCacheSerializer.gif.data(with: image, original: nil)?.kf.imageFormat == .GIF)
-        #expect(FormatIndicatedCacheSerializer.webp.data(with: image, original: nil)?.kf.imageFormat == .WebP)
+        #expect(FormatIndicatedCacheSerializer.webp.data(with: image, original: nil)?.kf.imageFileFormat == .WebP)
     }
 
     @Test func formatIndicatedSerializerFallsBackToTheOriginal() throws {
         let original = try Fixtures.data("photo_lossy.webp")
         let image = try KingfisherImage.decode(data: original)
-        let heic = FormatIndicatedCacheSerializer(imageFormat: .HEIC, compressionQuality: nil)
+        let heic = FormatIndicatedCacheSerializer(fileFormat: .HEIC, compressionQuality: nil)
         let data = try #require(heic.data(with: image, original: original))
-        #expect(data.kf.imageFormat == .WebP)
+        #expect(data.kf.imageFileFormat == .WebP)
     }
 
     @Test func optionsParseWithLastOccurrenceWinning() {

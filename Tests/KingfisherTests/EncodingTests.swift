@@ -41,7 +41,7 @@ import Testing
     @Test func webpLosslessRoundTripIsExact() throws {
         let image = makeTestImage(width: 40, height: 30, alpha: true)
         let lossless = try #require(image.kf.webpRepresentation(lossless: true))
-        #expect(lossless.kf.imageFormat == .WebP)
+        #expect(lossless.kf.imageFileFormat == .WebP)
         #expect(maxDifference(try KingfisherImage.decode(data: lossless).pixels, image.pixels) == 0)
     }
 

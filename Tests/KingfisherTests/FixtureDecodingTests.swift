@@ -55,7 +55,7 @@ import Testing
     @Test(arguments: Fixtures.entries(purpose: "recognise"))
     func recognisedFormatsAreRefusedByName(_ entry: Fixtures.Entry) throws {
         let data = try Fixtures.data(entry.file)
-        let format = data.kf.imageFormat
+        let format = data.kf.imageFileFormat
         #expect(format.rawValue.lowercased() == entry.format.lowercased())
         #expect(codingErrorReason { _ = try KingfisherImage.decode(data: data) } == .unsupportedFormat(format))
     }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct ImageFormatTests {
     @Test func recognisesMagicBytes() {
-        let cases: [([UInt8], ImageFormat)] = [
+        let cases: [([UInt8], ImageFileFormat)] = [
             ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0], .PNG),
             ([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10, 0x4A, 0x46, 0x49, 0x46], .JPEG),
             (Array("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8), .GIF),
@@ -15,7 +15,11 @@ import Testing
             ([0, 0, 0, 0x1C] + Array("ftypavif".utf8), .AVIF),
             ([0, 0, 0, 0x1C] + Array("ftypmif1\u{0}\u{0}\u{0}\u{0}mif1avifmiaf".utf8), .AVIF),
             ([0, 0, 0, 0x18] + Array("ftypmif1\u{0}\u{0}\u{0}\u{0}mif1heic".utf8), .HEIC),
-            (Array("BM".utf8) + [0, 0, 0, 0, 0, 0, 0, 0], .BMP),
+            (Array("BM".utf8) + [0x46, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0, 40, 0, 0, 0], .BMP),
+            (Array("BM".utf8) + [0, 0, 0, 0, 0, 0, 0, 0], .unknown),  // no DIB header size
+            ([0, 0, 1, 0, 1, 0, 16, 16, 0, 0], .ICO),
+            ([0xFF, 0x0A, 0xFA, 0x1F], .JXL),
+            ([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A], .JXL),
             ([0x49, 0x49, 0x2A, 0, 8, 0, 0, 0], .TIFF),
             ([0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8], .TIFF),
             (Array("RIFF\u{10}\u{0}\u{0}\u{0}WAVEfmt ".utf8), .unknown),
@@ -23,8 +27,22 @@ import Testing
             ([], .unknown),
         ]
         for (bytes, format) in cases {
-            #expect(Data(bytes).kf.imageFormat == format, "\(bytes)")
+            #expect(Data(bytes).kf.imageFileFormat == format, "\(bytes)")
+            #expect(Data(bytes).kf.imageFormat == ImageFormat(format), "\(bytes)")
         }
+    }
+
+    /// Kingfisher's four cases, as its users switch over them.
+    @Test func kingfishersFormatHasItsFourCases() {
+        func name(_ format: ImageFormat) -> String {
+            switch format {
+            case .unknown: return "unknown"
+            case .PNG: return "PNG"
+            case .JPEG: return "JPEG"
+            case .GIF: return "GIF"
+            }
+        }
+        #expect(ImageFileFormat.allCases.map { name(ImageFormat($0)) }.filter { $0 != "unknown" } == ["PNG", "JPEG", "GIF"])
     }
 
     @Test func describesNonImageContent() {

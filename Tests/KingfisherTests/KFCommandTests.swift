@@ -85,7 +85,7 @@ import Testing
             let input = Fixtures.directory.appendingPathComponent("photo.png").path
             let run = try await ProcessRun.kf("process", input, "--output", output.path, "--format", "jpeg", "--quality", "0.5")
             #expect(run.status == 0, "\(run.stderr)")
-            let format = try Data(contentsOf: output).kf.imageFormat
+            let format = try Data(contentsOf: output).kf.imageFileFormat
             #expect(format == .JPEG)
         }
     }

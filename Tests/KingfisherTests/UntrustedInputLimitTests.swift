@@ -18,8 +18,8 @@ import Testing
         #expect(ImageDownloader(name: "limits").maxDownloadDuration == 120)
     }
 
-    @Test(arguments: [("gif_disposal_none.gif", ImageFormat.GIF), ("webp_animated.webp", .WebP)])
-    func framesOverTheLimitAreRefused(_ file: String, format: ImageFormat) throws {
+    @Test(arguments: [("gif_disposal_none.gif", ImageFileFormat.GIF), ("webp_animated.webp", .WebP)])
+    func framesOverTheLimitAreRefused(_ file: String, format: ImageFileFormat) throws {
         let data = try Fixtures.data(file)  // 3 frames
         let reason = codingErrorReason { _ = try KingfisherImage.decode(data: data, options: ImageCreatingOptions(maxFrameCount: 2)) }
         #expect(reason == .tooManyFrames(format: format, frameCount: 3, limit: 2))

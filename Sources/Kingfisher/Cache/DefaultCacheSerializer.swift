@@ -1,7 +1,7 @@
 import Foundation
 
 /// The default serializer, as Kingfisher's: the image is stored in the format of its original
-/// data (else GIF for an image decoded from a GIF, else PNG), re-encoded unless
+/// data when this library encodes it (else GIF for an image decoded from a GIF, else PNG), re-encoded unless
 /// ``preferCacheOriginalData`` is set, in which case the original bytes are stored as they came.
 public struct DefaultCacheSerializer: CacheSerializer {
     /// The shared default instance.
@@ -25,8 +25,8 @@ public struct DefaultCacheSerializer: CacheSerializer {
     /// when nothing is known) at ``compressionQuality``. `nil` when encoding fails.
     public func data(with image: KFCrossPlatformImage, original: Data?) -> Data? {
         if preferCacheOriginalData, let original { return original }
-        let format = original?.kf.imageFormat
+        let format = original?.kf.imageFileFormat
             ?? (image.format == .GIF && image.originalData != nil ? .GIF : .unknown)
-        return image.kf.data(format: format.isSupported ? format : .unknown, compressionQuality: compressionQuality)
+        return image.kf.data(fileFormat: format.isEncodable ? format : .unknown, compressionQuality: compressionQuality)
     }
 }

@@ -11,7 +11,7 @@ public struct FormatIndicatedCacheSerializer: CacheSerializer {
     /// Stores GIF (an unmodified GIF keeps its original bytes).
     public static let gif = FormatIndicatedCacheSerializer(imageFormat: .GIF, compressionQuality: nil)
     /// Stores lossless WebP.
-    public static let webp = FormatIndicatedCacheSerializer(imageFormat: .WebP, compressionQuality: 1.0)
+    public static let webp = FormatIndicatedCacheSerializer(fileFormat: .WebP, compressionQuality: 1.0)
 
     /// Stores JPEG at `compressionQuality` (0…1).
     public static func jpeg(compressionQuality: CGFloat) -> FormatIndicatedCacheSerializer {
@@ -20,32 +20,40 @@ public struct FormatIndicatedCacheSerializer: CacheSerializer {
 
     /// Stores lossy WebP at `compressionQuality` (0…1; 1.0 is lossless).
     public static func webp(compressionQuality: CGFloat) -> FormatIndicatedCacheSerializer {
-        FormatIndicatedCacheSerializer(imageFormat: .WebP, compressionQuality: compressionQuality)
+        FormatIndicatedCacheSerializer(fileFormat: .WebP, compressionQuality: compressionQuality)
     }
 
     /// The format images are stored in.
-    public let imageFormat: ImageFormat
+    public let fileFormat: ImageFileFormat
+    /// Kingfisher's view of ``fileFormat`` (`unknown` for WebP).
+    public var imageFormat: ImageFormat { ImageFormat(fileFormat) }
     /// Quality for JPEG and WebP; `nil` means 1.0.
     public let compressionQuality: CGFloat?
 
     /// Creates a serializer for `imageFormat`; `compressionQuality` (0…1) applies to JPEG and
     /// WebP, `nil` meaning 1.0.
     public init(imageFormat: ImageFormat, compressionQuality: CGFloat?) {
-        self.imageFormat = imageFormat
+        self.init(fileFormat: ImageFileFormat(imageFormat), compressionQuality: compressionQuality)
+    }
+
+    /// Creates a serializer for any format this library encodes (``ImageFileFormat/isEncodable``);
+    /// `compressionQuality` (0…1) applies to JPEG, WebP and AVIF, `nil` meaning 1.0.
+    public init(fileFormat: ImageFileFormat, compressionQuality: CGFloat?) {
+        self.fileFormat = fileFormat
         self.compressionQuality = compressionQuality
     }
 
-    private func encode(_ image: KFCrossPlatformImage, as format: ImageFormat) -> Data? {
-        guard format.isSupported else { return nil }
-        return image.kf.data(format: format, compressionQuality: compressionQuality ?? 1.0)
+    private func encode(_ image: KFCrossPlatformImage, as format: ImageFileFormat) -> Data? {
+        guard format.isEncodable else { return nil }
+        return image.kf.data(fileFormat: format, compressionQuality: compressionQuality ?? 1.0)
     }
 
     /// The image in ``imageFormat``; if that fails, in the original data's format; then the
     /// original bytes; then PNG.
     public func data(with image: KFCrossPlatformImage, original: Data?) -> Data? {
-        if let data = encode(image, as: imageFormat) { return data }
-        let originalFormat = original?.kf.imageFormat ?? .unknown
-        if originalFormat != imageFormat, let data = encode(image, as: originalFormat) { return data }
+        if let data = encode(image, as: fileFormat) { return data }
+        let originalFormat = original?.kf.imageFileFormat ?? .unknown
+        if originalFormat != fileFormat, let data = encode(image, as: originalFormat) { return data }
         return original ?? image.kf.pngRepresentation()
     }
 }

@@ -144,15 +144,14 @@ extension KFOptionSetter {
 
     /// See ``KingfisherOptionsInfoItem/cacheSerializer(_:)``.
     public func serialize(by serializer: any CacheSerializer) -> Self { changing { $0.cacheSerializer = serializer } }
-    /// A ``FormatIndicatedCacheSerializer`` for `format` (PNG, JPEG with
-    /// `jpegCompressionQuality`, GIF, WebP; anything else PNG).
+    /// A ``FormatIndicatedCacheSerializer`` for `format`, as Kingfisher: PNG, JPEG with
+    /// `jpegCompressionQuality` (default 1.0), GIF; `unknown` stores PNG.
     public func serialize(as format: ImageFormat, jpegCompressionQuality: CGFloat? = nil) -> Self {
         let serializer: FormatIndicatedCacheSerializer
         switch format {
         case .JPEG: serializer = .jpeg(compressionQuality: jpegCompressionQuality ?? 1.0)
         case .GIF: serializer = .gif
-        case .WebP: serializer = .webp
-        default: serializer = .png
+        case .PNG, .unknown: serializer = .png
         }
         return serialize(by: serializer)
     }

@@ -6,15 +6,15 @@ struct DecodingLimits {
     let maxPixelCount: Int
     var maxFrameCount = ImageCreatingOptions.defaultMaxFrameCount
     var maxEXIFByteCount = ImageCreatingOptions.defaultMaxEXIFByteCount
-    let format: ImageFormat
+    let format: ImageFileFormat
 
-    init(maxPixelCount: Int, format: ImageFormat) {
+    init(maxPixelCount: Int, format: ImageFileFormat) {
         self.maxPixelCount = maxPixelCount
         self.format = format
     }
 
     /// The limits `options` set.
-    init(_ options: ImageCreatingOptions, format: ImageFormat) {
+    init(_ options: ImageCreatingOptions, format: ImageFileFormat) {
         maxPixelCount = options.maxPixelCount
         maxFrameCount = options.maxFrameCount
         maxEXIFByteCount = options.maxEXIFByteCount

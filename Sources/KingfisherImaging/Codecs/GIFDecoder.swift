@@ -7,7 +7,7 @@ import Foundation
 /// interlacing), as browsers show it. The canvas starts transparent, and disposal to background
 /// clears to transparent, as browsers do.
 enum GIFDecoder {
-    private static let format = ImageFormat.GIF
+    private static let format = ImageFileFormat.GIF
 
     /// Where giflib's read callback takes its bytes from.
     private struct ByteSource {

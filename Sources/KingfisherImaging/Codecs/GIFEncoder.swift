@@ -6,7 +6,7 @@ import Foundation
 /// background" disposal (every frame is a full canvas), and a NETSCAPE2.0 loop extension when
 /// the image is animated and does not play just once.
 enum GIFEncoder {
-    private static let format = ImageFormat.GIF
+    private static let format = ImageFileFormat.GIF
 
     /// Collects what giflib writes.
     private final class ByteSink {

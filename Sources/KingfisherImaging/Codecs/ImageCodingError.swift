@@ -12,21 +12,21 @@ public enum ImageCodingError: Error, Sendable, Equatable {
     /// The bytes are not an image of any recognised format. `description` says what they
     /// look like instead (for example "an HTML document"). Code 6002.
     case unknownFormat(description: String)
-    /// The bytes are an image of a recognised format that this library does not decode
-    /// (HEIC, AVIF, BMP, TIFF). Code 6003.
-    case unsupportedFormat(ImageFormat)
+    /// The bytes are an image of a recognised format that this library does not decode here
+    /// (reserved for formats recognised before a decoder exists for them). Code 6003.
+    case unsupportedFormat(ImageFileFormat)
     /// The data is invalid for its format; `detail` is the decoder's own message. Code 6004.
-    case corruptedData(format: ImageFormat, detail: String)
+    case corruptedData(format: ImageFileFormat, detail: String)
     /// The data ends before the image does. Code 6005.
-    case truncatedData(format: ImageFormat)
+    case truncatedData(format: ImageFileFormat)
     /// The header announces more pixels than the allowed limit (all frames of an animation
     /// counted). Nothing was allocated for the pixels. Code 6006.
-    case tooManyPixels(format: ImageFormat, width: Int, height: Int, frameCount: Int, limit: Int)
+    case tooManyPixels(format: ImageFileFormat, width: Int, height: Int, frameCount: Int, limit: Int)
     /// Encoding an image into `format` failed; `detail` says why. Code 6007.
-    case encodingFailed(format: ImageFormat, detail: String)
+    case encodingFailed(format: ImageFileFormat, detail: String)
     /// The animation has more frames than the allowed limit (`frameCount` is how many were
     /// found before refusing: for GIF, the limit plus one). Code 6008.
-    case tooManyFrames(format: ImageFormat, frameCount: Int, limit: Int)
+    case tooManyFrames(format: ImageFileFormat, frameCount: Int, limit: Int)
 
     /// The error code within the `com.onevcat.Kingfisher.Error` domain.
     public var errorCode: Int {
@@ -50,7 +50,7 @@ public enum ImageCodingError: Error, Sendable, Equatable {
         case .unknownFormat(let description):
             return "The data is not an image in any known format: it looks like \(description)."
         case .unsupportedFormat(let format):
-            return "The data is a \(format) image, which is recognised but not supported (supported: PNG, JPEG, GIF, WebP)."
+            return "The data is a \(format) image, which is recognised but not supported."
         case .corruptedData(let format, let detail):
             return "The \(format) data is corrupted: \(detail)."
         case .truncatedData(let format):

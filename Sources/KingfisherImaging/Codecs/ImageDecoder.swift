@@ -4,19 +4,15 @@ import Foundation
 enum ImageDecoder {
     static func decode(_ data: Data, options: ImageCreatingOptions, maxPixelSize: Int? = nil) throws -> KingfisherImage {
         guard !data.isEmpty else { throw ImageCodingError.emptyData }
-        let format = data.kf.imageFormat
-        guard format.isSupported else {
-            if format == .unknown {
-                throw ImageCodingError.unknownFormat(description: describeContent(data))
-            }
-            throw ImageCodingError.unsupportedFormat(format)
-        }
+        let format = data.kf.imageFileFormat
         var decoded = try data.withUnsafeBytes { bytes -> DecodedImage in
             switch format {
             case .JPEG: return try JPEGCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
             case .PNG: return try PNGCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
             case .GIF: return try GIFDecoder.decode(bytes, options: options, maxPixelSize: maxPixelSize)
-            default: return try WebPCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            case .WebP: return try WebPCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            case .HEIC, .AVIF, .JXL, .TIFF, .BMP, .ICO: throw ImageCodingError.unsupportedFormat(format)
+            case .unknown: throw ImageCodingError.unknownFormat(description: describeContent(data))
             }
         }
         if options.duration > 0 && decoded.frames.count > 1 {
@@ -53,7 +49,7 @@ enum ImageDecoder {
 }
 
 extension KingfisherImage {
-    /// Decodes an image from PNG, JPEG, GIF or WebP data, upright (EXIF orientation applied),
+    /// Decodes an image from data in any format ``ImageFileFormat`` names, upright (EXIF orientation applied),
     /// with every frame of an animation composited.
     ///
     /// - Throws: ``ImageCodingError`` naming the format and what was

@@ -4,7 +4,7 @@ import Foundation
 /// JPEG through libjpeg-turbo's TurboJPEG API: baseline and progressive, grayscale, CMYK/YCCK,
 /// any chroma subsampling; EXIF orientation applied; DCT-domain downscaling for thumbnails.
 enum JPEGCodec {
-    private static let format = ImageFormat.JPEG
+    private static let format = ImageFileFormat.JPEG
 
     // MARK: Decoding
 

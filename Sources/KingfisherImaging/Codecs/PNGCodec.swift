@@ -5,7 +5,7 @@ import Foundation
 /// and colour keys with tRNS, Adam7 interlacing, eXIf orientation. libspng decodes and encodes;
 /// the common 8-bit kinds decode faster through ``PNGDirectDecoder``.
 enum PNGCodec {
-    private static let format = ImageFormat.PNG
+    private static let format = ImageFileFormat.PNG
     /// The largest ancillary chunk, and the most ancillary data in all, kept while decoding: 16 MiB.
     private static let chunkLimit = 16 << 20
 

@@ -4,7 +4,7 @@ import Foundation
 /// WebP through libwebp: lossy, lossless, alpha, and animations (composited by libwebp's
 /// animation decoder with blending and disposal). Downsampling uses libwebp's scaled decode.
 enum WebPCodec {
-    private static let format = ImageFormat.WebP
+    private static let format = ImageFileFormat.WebP
 
     private static func corrupted(_ detail: String) -> ImageCodingError {
         .corruptedData(format: format, detail: detail)

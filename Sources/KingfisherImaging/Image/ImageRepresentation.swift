@@ -7,10 +7,10 @@ extension KingfisherImage {
     ///   - format: `.PNG` (alpha kept), `.JPEG` (alpha flattened onto opaque white), `.GIF`
     ///     (the original bytes of an unmodified GIF, else a palette-quantised, animated when the
     ///     image has frames), `.WebP` (animated when the image has frames), or `.unknown` (PNG).
-    ///     Recognised-only formats (HEIC, AVIF, BMP, TIFF) throw `encodingFailed`.
+    ///     Formats this library only reads (see ``ImageFileFormat/isEncodable``) throw `encodingFailed`.
     ///   - compressionQuality: 0…1 for JPEG and lossy WebP. Default 1.0.
     ///   - lossless: For WebP, encode losslessly and ignore the quality. Default `false`.
-    public func encoded(as format: ImageFormat, compressionQuality: CGFloat = 1.0, lossless: Bool = false) throws -> Data {
+    public func encoded(as format: ImageFileFormat, compressionQuality: CGFloat = 1.0, lossless: Bool = false) throws -> Data {
         switch format {
         case .PNG, .unknown:
             return try PNGCodec.encode(self)
@@ -21,7 +21,7 @@ extension KingfisherImage {
             return try GIFEncoder.encode(self)
         case .WebP:
             return try WebPCodec.encode(self, quality: compressionQuality, lossless: lossless)
-        case .HEIC, .AVIF, .BMP, .TIFF:
+        case .AVIF, .HEIC, .JXL, .TIFF, .BMP, .ICO:
             throw ImageCodingError.encodingFailed(format: format, detail: "\(format) encoding is not supported")
         }
     }
@@ -52,9 +52,15 @@ extension KingfisherWrapper where Base: KingfisherImage {
     }
 
     /// Data of the image in `format`, as Kingfisher's `data(format:compressionQuality:)`:
-    /// `.unknown` gives PNG; for WebP, a quality of 1.0 (the default) means lossless.
+    /// `.unknown` gives PNG. `nil` on failure.
     public func data(format: ImageFormat, compressionQuality: CGFloat = 1.0) -> Data? {
-        try? base.encoded(as: format, compressionQuality: compressionQuality,
-                          lossless: format == .WebP && compressionQuality >= 1.0)
+        data(fileFormat: ImageFileFormat(format), compressionQuality: compressionQuality)
+    }
+
+    /// Data of the image in any format this library encodes: `.unknown` gives PNG; for WebP, a
+    /// quality of 1.0 (the default) means lossless. `nil` on failure.
+    public func data(fileFormat: ImageFileFormat, compressionQuality: CGFloat = 1.0) -> Data? {
+        try? base.encoded(as: fileFormat, compressionQuality: compressionQuality,
+                          lossless: fileFormat == .WebP && compressionQuality >= 1.0)
     }
 }

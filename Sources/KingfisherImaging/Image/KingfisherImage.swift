@@ -44,7 +44,7 @@ public final class KingfisherImage: Sendable {
     /// 0 for a still image.
     public let loopCount: Int
     /// The format the image was decoded from; `unknown` for an image made from pixels.
-    public let format: ImageFormat
+    public let format: ImageFileFormat
     /// The bytes the image was decoded from, when it was decoded from data, so that an unmodified
     /// image (notably a GIF) can be served again byte for byte. `nil` for processed images.
     public let originalData: Data?
@@ -72,7 +72,7 @@ public final class KingfisherImage: Sendable {
         frames: [ImageFrame],
         scale: CGFloat = 1,
         loopCount: Int = 0,
-        format: ImageFormat = .unknown,
+        format: ImageFileFormat = .unknown,
         originalData: Data? = nil,
         hasAlpha: Bool = true,
         exifOrientation: Int = 1
