@@ -8,6 +8,8 @@ struct DecodedImage {
     var loopCount: Int = 0
     var hasAlpha: Bool
     var orientation: ImageOrientation = .up
+    /// The colour space of `frames` as the file declared it.
+    var colorSpace: SourceColorSpace = .sRGB
 
     /// Applies `orientation` to every frame and records it.
     mutating func applyOrientation(_ orientation: ImageOrientation) {
