@@ -77,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "KingfisherFuzzTargets",
-            dependencies: ["Kingfisher"]
+            dependencies: ["Kingfisher", "KingfisherImaging"]
         ),
         .executableTarget(
             name: "kf-fuzz",

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes the library with libFuzzer and AddressSanitizer (leaks included).
 # Usage: scripts/fuzz.sh [SECONDS per target, default 60] [TARGET...]
-# Targets: decode downsample processor exif disk-cache (default: all).
+# Targets: decode downsample processor exif disk-cache, and one per format with a decoder of
+# its own: decode-apng decode-heic decode-avif decode-jxl decode-tiff decode-bmp decode-ico
+# (default: all).
 # Exits non-zero when any target crashes, leaks, times out (10 s per input) or exceeds 3 GB;
 # the input that did it is saved as Fuzz/findings/TARGET-crash-... (or leak-, timeout-, oom-).
 # The growing corpus is kept in .build/fuzz-corpus/TARGET; seeds come from the test fixtures.
@@ -13,7 +15,10 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(decode downsample processor exif disk-cache); fi
+if [ ${#targets[@]} -eq 0 ]; then
+    targets=(decode downsample processor exif disk-cache
+             decode-apng decode-heic decode-avif decode-jxl decode-tiff decode-bmp decode-ico)
+fi
 
 scripts/install-deps.sh python3
 scratch=.build/fuzz

@@ -5,7 +5,7 @@ Usage: make_fuzz_seeds.py FIXTURES_DIR PROCESSOR_SEEDS_FILE OUT_DIR
 
 decode, disk-cache: every fixture image; downsample: each image behind a size byte;
 processor: one spec per line of the seeds file; exif: the APP1 (EXIF) payloads of the fixture
-JPEGs that have one.
+JPEGs that have one; decode-FORMAT: the fixtures of that format, in any fixture folder.
 """
 import pathlib
 import shutil
@@ -13,12 +13,17 @@ import sys
 
 fixtures, processor_seeds, out = (pathlib.Path(a) for a in sys.argv[1:4])
 shutil.rmtree(out, ignore_errors=True)
-dirs = {name: out / name for name in ("decode", "downsample", "processor", "exif", "disk-cache")}
+# The per-format targets and the file suffixes of their seeds (APNG: PNGs with an acTL chunk).
+format_suffixes = {"decode-apng": (".png", ".apng"), "decode-heic": (".heic", ".heif"), "decode-avif": (".avif",),
+                   "decode-jxl": (".jxl",), "decode-tiff": (".tif", ".tiff"), "decode-bmp": (".bmp",),
+                   "decode-ico": (".ico",)}
+dirs = {name: out / name for name in ("decode", "downsample", "processor", "exif", "disk-cache", *format_suffixes)}
 for path in dirs.values():
     path.mkdir(parents=True)
 
-images = sorted(p for p in fixtures.iterdir()
-                if p.suffix in (".jpg", ".png", ".gif", ".webp") and not p.name.endswith(".ref.png"))
+images = sorted(p for p in fixtures.rglob("*")
+                if p.suffix in (".jpg", ".png", ".gif", ".webp") and not p.name.endswith(".ref.png")
+                and "fuzz" not in p.relative_to(fixtures).parts)
 for index, image in enumerate(images):
     data = image.read_bytes()
     (dirs["decode"] / image.name).write_bytes(data)
@@ -42,6 +47,15 @@ for image in images:
     if image.suffix == ".jpg":
         for n, payload in enumerate(app1_payloads(image.read_bytes())):
             (dirs["exif"] / f"{image.stem}-{n}").write_bytes(payload)
+
+for target, suffixes in format_suffixes.items():
+    for image in sorted(fixtures.rglob("*")):
+        if image.suffix not in suffixes or image.name.endswith(".ref.png") or "fuzz" in image.relative_to(fixtures).parts:
+            continue
+        data = image.read_bytes()
+        if target == "decode-apng" and b"acTL" not in data:
+            continue
+        (dirs[target] / f"{image.parent.name}-{image.name}").write_bytes(data)
 
 for n, line in enumerate(processor_seeds.read_text().splitlines()):
     if line.strip():

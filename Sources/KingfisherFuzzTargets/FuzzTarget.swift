@@ -16,6 +16,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case exif
     /// The disk cache reading a cached file with the bytes as its contents.
     case diskCache = "disk-cache"
+    /// One format's decoder, full size and downsampled, on any bytes (magic bytes not checked).
+    case decodeAPNG = "decode-apng", decodeHEIC = "decode-heic", decodeAVIF = "decode-avif",
+         decodeJXL = "decode-jxl", decodeTIFF = "decode-tiff", decodeBMP = "decode-bmp", decodeICO = "decode-ico"
 
     /// The pixel limit for decoding fuzzed input: 4 megapixels, so that time goes into finding
     /// paths rather than filling large buffers (the limit itself is tested separately).
@@ -29,6 +32,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .processor: ProcessorFuzzing.run(data)
         case .exif: EXIFFuzzing.run(data)
         case .diskCache: DiskCacheFuzzing.shared.run(data)
+        case .decodeAPNG: FormatDecodeFuzzing.run(data, as: .PNG)
+        case .decodeHEIC: FormatDecodeFuzzing.run(data, as: .HEIC)
+        case .decodeAVIF: FormatDecodeFuzzing.run(data, as: .AVIF)
+        case .decodeJXL: FormatDecodeFuzzing.run(data, as: .JXL)
+        case .decodeTIFF: FormatDecodeFuzzing.run(data, as: .TIFF)
+        case .decodeBMP: FormatDecodeFuzzing.run(data, as: .BMP)
+        case .decodeICO: FormatDecodeFuzzing.run(data, as: .ICO)
         }
     }
 

@@ -1,10 +1,17 @@
 import Foundation
 
 /// Picks the decoder from the data's magic bytes and turns its output into a ``KingfisherImage``.
-enum ImageDecoder {
+package enum ImageDecoder {
     static func decode(_ data: Data, options: ImageCreatingOptions, maxPixelSize: Int? = nil) throws -> KingfisherImage {
+        try decode(data, as: data.kf.imageFileFormat, options: options, maxPixelSize: maxPixelSize)
+    }
+
+    /// Decodes `data` with `format`'s decoder whatever its magic bytes say: the fuzz targets
+    /// use this to keep each decoder busy with its own format.
+    package static func decode(
+        _ data: Data, as format: ImageFileFormat, options: ImageCreatingOptions, maxPixelSize: Int? = nil
+    ) throws -> KingfisherImage {
         guard !data.isEmpty else { throw ImageCodingError.emptyData }
-        let format = data.kf.imageFileFormat
         var decoded = try data.withUnsafeBytes { bytes -> DecodedImage in
             switch format {
             case .JPEG: return try JPEGCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
