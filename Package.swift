@@ -35,6 +35,11 @@ let package = Package(
         ),
         .systemLibrary(name: "CLibFuzzer"),
         .systemLibrary(
+            name: "CLCMS2",
+            pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]
+        ),
+        .systemLibrary(
             name: "CGif",
             providers: [.apt(["libgif-dev"])]
         ),
@@ -47,7 +52,7 @@ let package = Package(
         // HTTP client can depend on this product alone (Tests/ImagingOnly checks the build).
         .target(
             name: "KingfisherImaging",
-            dependencies: ["CTurboJPEG", "CSpng", "CDeflate", "CGif", "CWebP"]
+            dependencies: ["CTurboJPEG", "CSpng", "CDeflate", "CGif", "CWebP", "CLCMS2"]
         ),
         .target(
             name: "Kingfisher",

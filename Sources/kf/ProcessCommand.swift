@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import Kingfisher
 
-/// `kf process INPUT --output OUT [--processor SPEC] [--format F] [--quality Q] [--max-pixels N]`.
+/// `kf process INPUT --output OUT [--processor SPEC] [--format F] [--quality Q] [--max-pixels N]
+/// [--keep-color-profile]`.
 struct ProcessCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "process",
@@ -31,6 +32,9 @@ struct ProcessCommand: ParsableCommand {
 
     @Option(help: "Refuse images with more pixels than this (all frames counted).")
     var maxPixels: Int = ImageCreatingOptions.defaultMaxPixelCount
+
+    @Flag(help: "Keep the input's colour profile and embed it in the output, instead of converting to sRGB.")
+    var keepColorProfile = false
 
     func validate() throws {
         guard (0...1).contains(quality) else { throw ValidationError("--quality must be between 0 and 1") }
@@ -63,7 +67,7 @@ struct ProcessCommand: ParsableCommand {
         let data = readInput(input)
         let encoded: Data
         do {
-            let context = ImageProcessingContext(imageCreatingOptions: ImageCreatingOptions(maxPixelCount: maxPixels))
+            let context = ImageProcessingContext(imageCreatingOptions: ImageCreatingOptions(maxPixelCount: maxPixels, preserveColorProfile: keepColorProfile))
             let image = try imageProcessor.process(.data(data), in: context)
             encoded = try image.encoded(as: outputFormat, compressionQuality: quality,
                                         lossless: outputFormat == .WebP && quality >= 1)

@@ -37,35 +37,3 @@ enum EXIFReader {
         return .up
     }
 }
-
-/// What the marker segments of a JPEG before its first scan say about how to read it.
-struct JPEGMetadata {
-    /// The EXIF orientation (APP1), `.up` when absent.
-    var orientation: ImageOrientation = .up
-    /// Whether an Adobe APP14 segment is present: CMYK data is then stored inverted.
-    var hasAdobeMarker = false
-
-    /// Walks the marker segments up to the first scan, reading EXIF of at most
-    /// `maxEXIFByteCount` bytes. Malformed segments end the walk; the decoder reports real
-    /// corruption itself.
-    init(jpeg bytes: UnsafeRawBufferPointer, maxEXIFByteCount: Int) {
-        var pos = 2
-        while pos + 4 <= bytes.count {
-            guard bytes[pos] == 0xFF else { return }
-            let marker = bytes[pos + 1]
-            if marker == 0xFF { pos += 1; continue }
-            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { pos += 2; continue }
-            if marker == 0xDA || marker == 0xD9 { return }
-            let length = Int(bytes[pos + 2]) << 8 | Int(bytes[pos + 3])
-            let start = pos + 4, end = pos + 2 + length
-            guard length >= 2, end <= bytes.count else { return }
-            let segment = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-            if marker == 0xE1, segment.count > 6, Array(segment[0..<6]) == [0x45, 0x78, 0x69, 0x66, 0, 0] {
-                orientation = EXIFReader.orientation(tiff: segment, maxByteCount: maxEXIFByteCount)
-            } else if marker == 0xEE, segment.count >= 5, Array(segment[0..<5]) == Array("Adobe".utf8) {
-                hasAdobeMarker = true
-            }
-            pos = end
-        }
-    }
-}

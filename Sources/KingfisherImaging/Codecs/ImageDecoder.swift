@@ -22,6 +22,7 @@ package enum ImageDecoder {
             case .unknown: throw ImageCodingError.unknownFormat(description: describeContent(data))
             }
         }
+        let colorProfile = ColorConversion.apply(to: &decoded, preserve: options.preserveColorProfile)
         if options.duration > 0 && decoded.frames.count > 1 {
             let each = options.duration / TimeInterval(decoded.frames.count)
             decoded.frames = decoded.frames.map { ImageFrame(pixels: $0.pixels, duration: each) }
@@ -30,7 +31,7 @@ package enum ImageDecoder {
             width: decoded.width, height: decoded.height, frames: decoded.frames,
             scale: options.scale, loopCount: decoded.loopCount, format: format,
             originalData: maxPixelSize == nil ? data : nil,
-            hasAlpha: decoded.hasAlpha, exifOrientation: decoded.orientation.rawValue)
+            hasAlpha: decoded.hasAlpha, exifOrientation: decoded.orientation.rawValue, colorProfile: colorProfile)
     }
 
     /// Says what bytes that are not an image look like, for the error message.

@@ -44,12 +44,15 @@ enum JPEGCodec {
                 return
             }
             if isCMYK {
-                convertCMYKToRGBA(out, count: scaledWidth * scaledHeight, inverted: metadata.hasAdobeMarker)
+                convertCMYKToRGBA(out, count: scaledWidth * scaledHeight, inverted: metadata.hasAdobeMarker,
+                                  profile: metadata.iccProfile)
             }
         }
         if let failure { throw failure }
         var image = DecodedImage(width: scaledWidth, height: scaledHeight,
                                  frames: [ImageFrame(pixels: pixels)], hasAlpha: false)
+        // A CMYK image's profile has been used already: its pixels are sRGB now.
+        if !isCMYK, let profile = metadata.iccProfile { image.colorSpace = .icc(profile) }
         image.resample(to: target.width, target.height)
         image.applyOrientation(metadata.orientation)
         return image
@@ -94,9 +97,14 @@ enum JPEGCodec {
         return .corruptedData(format: format, detail: message)
     }
 
-    /// Converts CMYK (4 bytes per pixel) to opaque RGBA in place. Adobe-marked files store
-    /// inverted CMYK (as Photoshop writes it).
-    private static func convertCMYKToRGBA(_ p: UnsafeMutablePointer<UInt8>, count: Int, inverted: Bool) {
+    /// Converts CMYK (4 bytes per pixel) to opaque sRGB RGBA in place, through the embedded CMYK
+    /// profile when there is a usable one, else by the naive formula browsers use. Adobe-marked
+    /// files store inverted CMYK (as Photoshop writes it).
+    private static func convertCMYKToRGBA(_ p: UnsafeMutablePointer<UInt8>, count: Int, inverted: Bool, profile: Data?) {
+        if let profile, let transform = ColorConversion.transform(icc: profile, input: .cmyk(inverted: inverted)) {
+            transform.convertInParallel(p, count: count)
+            return
+        }
         for i in 0..<count {
             let o = p + i * 4
             var c = Int(o[0]), m = Int(o[1]), y = Int(o[2]), k = Int(o[3])

@@ -2,7 +2,7 @@ import CSpng
 import Foundation
 
 /// PNG: every colour type and bit depth (16-bit reduced to 8 by taking the high byte), palettes
-/// and colour keys with tRNS, Adam7 interlacing, eXIf orientation. libspng decodes and encodes;
+/// and colour keys with tRNS, Adam7 interlacing, eXIf orientation, colour chunks. libspng decodes and encodes;
 /// the common 8-bit kinds decode faster through ``PNGDirectDecoder``.
 enum PNGCodec {
     private static let format = ImageFileFormat.PNG
@@ -26,6 +26,12 @@ enum PNGCodec {
     /// final size.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
         let limit = DecodingLimits(options, format: format)
+        var image = try decodeStill(bytes, limit: limit, maxPixelSize: maxPixelSize)
+        image.colorSpace = PNGColorChunks.colorSpace(of: bytes)
+        return image
+    }
+
+    private static func decodeStill(_ bytes: UnsafeRawBufferPointer, limit: DecodingLimits, maxPixelSize: Int?) throws -> DecodedImage {
         if let layout = PNGChunkLayout(bytes), let decoder = PNGDirectDecoder(layout) {
             try limit.check(width: decoder.width, height: decoder.height)
             if var image = try decodeDirectly(decoder, maxPixelSize: maxPixelSize) {

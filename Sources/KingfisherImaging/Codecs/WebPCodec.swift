@@ -39,7 +39,9 @@ enum WebPCodec {
         var features = WebPBitstreamFeatures()
         let status = WebPGetFeatures(input, bytes.count, &features)
         guard status == VP8_STATUS_OK else { throw error(status, bytes: bytes) }
-        let orientation = exifOrientation(bytes, maxByteCount: options.maxEXIFByteCount)
+        let orientation = metadataChunk(bytes, "EXIF", flag: 0x08) {
+            EXIFReader.orientation(tiff: $0, maxByteCount: options.maxEXIFByteCount)
+        } ?? .up
         var image = features.has_animation != 0
             ? try decodeAnimation(bytes, features: features, options: options)
             : try decodeStill(bytes, features: features, orientation: orientation, options: options,
@@ -49,6 +51,7 @@ enum WebPCodec {
             image.resample(to: target.width, target.height)
         }
         image.applyOrientation(orientation)
+        if let profile = metadataChunk(bytes, "ICCP", flag: 0x20, { Data($0) }) { image.colorSpace = .icc(profile) }
         return image
     }
 
@@ -129,18 +132,19 @@ enum WebPCodec {
                             loopCount: frames.count > 1 ? Int(info.loop_count) : 0, hasAlpha: true)
     }
 
-    /// The orientation in the EXIF chunk of an extended (VP8X) file whose flags announce one.
-    private static func exifOrientation(_ bytes: UnsafeRawBufferPointer, maxByteCount: Int) -> ImageOrientation {
-        let exifFlag: UInt8 = 0x08
-        guard bytes.count > 30, Array(bytes[12..<16]) == Array("VP8X".utf8), bytes[20] & exifFlag != 0 else { return .up }
+    /// `read` of the metadata chunk `fourCC` of an extended (VP8X) file whose header flags
+    /// announce it (`flag`: 0x20 ICC profile, 0x08 EXIF); `nil` when there is none.
+    private static func metadataChunk<T>(
+        _ bytes: UnsafeRawBufferPointer, _ fourCC: String, flag: UInt8, _ read: (UnsafeRawBufferPointer) -> T
+    ) -> T? {
+        guard bytes.count > 30, Array(bytes[12..<16]) == Array("VP8X".utf8), bytes[20] & flag != 0 else { return nil }
         var data = WebPData(bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size: bytes.count)
-        guard let demuxer = WebPDemux(&data) else { return .up }
+        guard let demuxer = WebPDemux(&data) else { return nil }
         defer { WebPDemuxDelete(demuxer) }
         var iterator = WebPChunkIterator()
-        guard WebPDemuxGetChunk(demuxer, "EXIF", 1, &iterator) != 0 else { return .up }
+        guard WebPDemuxGetChunk(demuxer, fourCC, 1, &iterator) != 0 else { return nil }
         defer { WebPDemuxReleaseChunkIterator(&iterator) }
-        return EXIFReader.orientation(tiff: UnsafeRawBufferPointer(start: iterator.chunk.bytes, count: iterator.chunk.size),
-                                      maxByteCount: maxByteCount)
+        return read(UnsafeRawBufferPointer(start: iterator.chunk.bytes, count: iterator.chunk.size))
     }
 
     // MARK: Encoding

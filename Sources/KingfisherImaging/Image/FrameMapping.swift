@@ -15,6 +15,6 @@ extension KingfisherImage {
         let mapped = frames.map { ImageFrame(pixels: transform($0.pixels), duration: $0.duration) }
         return KingfisherImage(width: width, height: height, frames: mapped, scale: scale, loopCount: loopCount,
                                format: format, originalData: nil, hasAlpha: hasAlpha ?? self.hasAlpha,
-                               exifOrientation: exifOrientation)
+                               exifOrientation: exifOrientation, colorProfile: colorProfile)
     }
 }

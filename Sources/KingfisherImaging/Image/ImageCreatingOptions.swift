@@ -35,6 +35,12 @@ public struct ImageCreatingOptions: Sendable {
     /// The largest EXIF block read (for the orientation); a larger one is ignored, leaving the
     /// image as stored. Default ``defaultMaxEXIFByteCount`` (1 MiB).
     public var maxEXIFByteCount: Int
+    /// Whether decoded pixels stay in the colour space the file declares (its ICC profile, or
+    /// the one its colour chunks describe), carried in ``KingfisherImage/colorProfile`` and
+    /// embedded by the encoders. When `false`, pixels are converted to sRGB and the image
+    /// carries no profile: what browsers show, and what every processor assumes. CMYK JPEGs are
+    /// converted either way. Default `false`.
+    public var preserveColorProfile: Bool
 
     /// Creates options; every parameter defaults as documented on its property.
     public init(
@@ -44,7 +50,8 @@ public struct ImageCreatingOptions: Sendable {
         onlyFirstFrame: Bool = false,
         maxPixelCount: Int = ImageCreatingOptions.defaultMaxPixelCount,
         maxFrameCount: Int = ImageCreatingOptions.defaultMaxFrameCount,
-        maxEXIFByteCount: Int = ImageCreatingOptions.defaultMaxEXIFByteCount
+        maxEXIFByteCount: Int = ImageCreatingOptions.defaultMaxEXIFByteCount,
+        preserveColorProfile: Bool = false
     ) {
         self.scale = scale
         self.duration = duration
@@ -53,5 +60,6 @@ public struct ImageCreatingOptions: Sendable {
         self.maxPixelCount = maxPixelCount
         self.maxFrameCount = maxFrameCount
         self.maxEXIFByteCount = maxEXIFByteCount
+        self.preserveColorProfile = preserveColorProfile
     }
 }

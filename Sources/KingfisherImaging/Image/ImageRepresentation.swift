@@ -10,7 +10,15 @@ extension KingfisherImage {
     ///     Formats this library only reads (see ``ImageFileFormat/isEncodable``) throw `encodingFailed`.
     ///   - compressionQuality: 0…1 for JPEG and lossy WebP. Default 1.0.
     ///   - lossless: For WebP, encode losslessly and ignore the quality. Default `false`.
+    ///
+    /// An image with a ``colorProfile`` has it embedded (PNG, JPEG, WebP); GIF has no place for one.
     public func encoded(as format: ImageFileFormat, compressionQuality: CGFloat = 1.0, lossless: Bool = false) throws -> Data {
+        let data = try encodedPixels(as: format, compressionQuality: compressionQuality, lossless: lossless)
+        guard let colorProfile else { return data }
+        return try ColorProfileEmbedding.embed(colorProfile, in: data, format: format == .unknown ? .PNG : format)
+    }
+
+    private func encodedPixels(as format: ImageFileFormat, compressionQuality: CGFloat, lossless: Bool) throws -> Data {
         switch format {
         case .PNG, .unknown:
             return try PNGCodec.encode(self)

@@ -53,6 +53,10 @@ public final class KingfisherImage: Sendable {
     public let hasAlpha: Bool
     /// The EXIF orientation (1-8) the source declared; already applied to the pixels. 1 when absent.
     public let exifOrientation: Int
+    /// The colour space of the pixels when it is not sRGB: set only when the image was decoded
+    /// with ``ImageCreatingOptions/preserveColorProfile`` from a file with a profile; `nil`
+    /// means sRGB. Processors keep it, and encoders embed it.
+    public let colorProfile: ColorProfile?
 
     /// Creates an image from frames of RGBA pixels (see ``ImageFrame/pixels`` for the layout).
     ///
@@ -66,6 +70,7 @@ public final class KingfisherImage: Sendable {
     ///   - originalData: The encoded bytes the image came from, if any. Default `nil`.
     ///   - hasAlpha: Whether any pixel may be non-opaque. Default `true`.
     ///   - exifOrientation: The source's EXIF orientation, already applied. Default 1.
+    ///   - colorProfile: The pixels' colour space when not sRGB. Default `nil` (sRGB).
     public init(
         width: Int,
         height: Int,
@@ -75,7 +80,8 @@ public final class KingfisherImage: Sendable {
         format: ImageFileFormat = .unknown,
         originalData: Data? = nil,
         hasAlpha: Bool = true,
-        exifOrientation: Int = 1
+        exifOrientation: Int = 1,
+        colorProfile: ColorProfile? = nil
     ) {
         precondition(width > 0 && height > 0, "An image needs a positive pixel size.")
         precondition(!frames.isEmpty, "An image needs at least one frame.")
@@ -90,6 +96,7 @@ public final class KingfisherImage: Sendable {
         self.originalData = originalData
         self.hasAlpha = hasAlpha
         self.exifOrientation = exifOrientation
+        self.colorProfile = colorProfile
     }
 
     /// Creates a still image from one buffer of RGBA pixels (straight alpha).
@@ -118,7 +125,7 @@ public final class KingfisherImage: Sendable {
     public func withScale(_ newScale: CGFloat) -> KingfisherImage {
         KingfisherImage(width: pixelWidth, height: pixelHeight, frames: frames, scale: newScale,
                         loopCount: loopCount, format: format, originalData: originalData,
-                        hasAlpha: hasAlpha, exifOrientation: exifOrientation)
+                        hasAlpha: hasAlpha, exifOrientation: exifOrientation, colorProfile: colorProfile)
     }
 }
 

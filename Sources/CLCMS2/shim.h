@@ -1,0 +1,9 @@
+#include <lcms2.h>
+
+// lcms2's pixel-format and flag macros are built from function-like macros Swift cannot import.
+static const cmsUInt32Number KF_TYPE_RGBA_8 = TYPE_RGBA_8;
+static const cmsUInt32Number KF_TYPE_CMYK_8 = TYPE_CMYK_8;
+static const cmsUInt32Number KF_TYPE_CMYK_8_REV = TYPE_CMYK_8_REV;
+static const cmsUInt32Number KF_FLAGS_BLACKPOINTCOMPENSATION = cmsFLAGS_BLACKPOINTCOMPENSATION;
+static const cmsUInt32Number KF_FLAGS_NOCACHE = cmsFLAGS_NOCACHE;
+static const cmsUInt32Number KF_FLAGS_COPY_ALPHA = cmsFLAGS_COPY_ALPHA;
