@@ -3,7 +3,7 @@
 
 Usage: python3 Benchmarks/make_inputs.py OUTDIR
 
-Writes OUTDIR/photo_4000x3000.{jpg,png,webp}. The source is scikit-image's
+Writes OUTDIR/photo_4000x3000.{jpg,png,webp} and photo_4000x3000_p3.jpg (Display P3 profile). The source is scikit-image's
 bundled `coffee()` sample (shipped with the package, no download), cropped to
 4:3, upscaled with Lanczos to 4000x3000, plus seeded Gaussian noise (sigma 4)
 so the JPEG has realistic entropy rather than the smoothness of a pure upscale.
@@ -18,6 +18,7 @@ from PIL import Image
 from skimage import data
 
 WIDTH, HEIGHT = 4000, 3000
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "KingfisherTests", "Fixtures")
 NOISE_SIGMA = 4.0
 SEED = 20240601
 JPEG_QUALITY = 90
@@ -52,8 +53,11 @@ def main(argv: list[str]) -> int:
     img.save(base + ".jpg", "JPEG", quality=JPEG_QUALITY, subsampling=2, optimize=False)
     img.save(base + ".png", "PNG", compress_level=6)
     img.save(base + ".webp", "WEBP", quality=WEBP_QUALITY, method=4)
-    for ext in ("jpg", "png", "webp"):
-        path = f"{base}.{ext}"
+    # The same photo tagged Display P3 (the profile of the test fixture), as iPhones write it.
+    p3 = Image.open(os.path.join(FIXTURES, "color", "displayp3.jpg")).info["icc_profile"]
+    img.save(base + "_p3.jpg", "JPEG", quality=JPEG_QUALITY, subsampling=2, optimize=False, icc_profile=p3)
+    for ext in ("jpg", "png", "webp", "_p3.jpg"):
+        path = f"{base}.{ext}" if ext[0] != "_" else base + ext
         print(f"{path}\t{os.path.getsize(path)} bytes")
     return 0
 

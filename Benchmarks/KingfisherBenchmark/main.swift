@@ -4,6 +4,8 @@ import Kingfisher
 // kf-bench: in-process timings for the benchmark script.
 //   kf-bench decode FILE --iterations N       full decode, prints decode_ms_per_iter=<ms>
 //   kf-bench thumbnail FILE SIZE --iterations N  downsampled decode, prints thumbnail_ms_per_iter=<ms>
+//   kf-bench colour FILE --iterations N          decode keeping the profile, then converting it to sRGB,
+//                                                 prints decode_kept_ms_per_iter and decode_converted_ms_per_iter
 //   kf-bench resize FILE WxH --iterations N      Lanczos resize of the decoded image, prints resize_ms_per_iter=<ms>
 //   kf-bench blur FILE RADIUS --iterations N     blur of the decoded image, prints blur_ms_per_iter=<ms>
 //   kf-bench download LIST [--decode]            downloads every URL in LIST, 8 at a time
@@ -54,6 +56,9 @@ func measure(_ label: String, _ body: () throws -> KingfisherImage) {
 switch mode {
 case "decode":
     measure("decode") { try KingfisherImage.decode(data: data) }
+case "colour":
+    measure("decode_kept") { try KingfisherImage.decode(data: data, options: ImageCreatingOptions(preserveColorProfile: true)) }
+    measure("decode_converted") { try KingfisherImage.decode(data: data) }
 case "thumbnail":
     guard arguments.count >= 4, let size = Int(arguments[3]) else { fail("thumbnail needs a SIZE") }
     measure("thumbnail") { try KingfisherImage.downsampled(data: data, maxPixelSize: size) }
