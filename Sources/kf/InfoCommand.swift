@@ -15,7 +15,7 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Print JSON with the keys format, width, height, frames, durations, loopCount, hasAlpha, orientation.")
     var json = false
 
-    @Option(help: "Refuse images with more pixels than this (all frames counted).")
+    @Option(help: "Refuse images with more pixels than this per frame.")
     var maxPixels: Int = ImageCreatingOptions.defaultMaxPixelCount
 
     /// What `kf info --json` prints.
@@ -40,7 +40,8 @@ struct InfoCommand: ParsableCommand {
         }
         let report = Report(
             format: image.format.description, width: image.pixelWidth, height: image.pixelHeight,
-            frames: image.frames.count, durations: image.frames.map(\.duration), loopCount: image.loopCount,
+            // The frame table, read from the file's headers: only the first frame is decoded.
+            frames: image.frameCount, durations: (0..<image.frameCount).map(image.frameDuration(at:)), loopCount: image.loopCount,
             hasAlpha: image.hasAlpha, orientation: image.exifOrientation)
         if json {
             try printJSON(report)

@@ -30,7 +30,7 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Quality for JPEG and lossy WebP, 0...1. Default 0.9; WebP at 1.0 is lossless.")
     var quality: Double = 0.9
 
-    @Option(help: "Refuse images with more pixels than this (all frames counted).")
+    @Option(help: "Refuse images with more pixels than this per frame.")
     var maxPixels: Int = ImageCreatingOptions.defaultMaxPixelCount
 
     @Flag(help: "Keep the input's colour profile and embed it in the output, instead of converting to sRGB.")

@@ -85,14 +85,21 @@ import Testing
         #expect(try KingfisherImage.decode(data: data, options: ImageCreatingOptions(maxPixelCount: 190 * 127)).pixelWidth == 190)
     }
 
-    @Test func animationFramesCountTowardsThePixelLimit() throws {
-        let data = try Fixtures.data("webp_animated.webp")  // 24 x 16 x 3 frames
-        let limit = 24 * 16 * 3 - 1
-        #expect(codingErrorReason { _ = try KingfisherImage.decode(data: data, options: ImageCreatingOptions(maxPixelCount: limit)) }
-                == .tooManyPixels(format: .WebP, width: 24, height: 16, frameCount: 3, limit: limit))
-        let gif = try Fixtures.data("gif_disposal_none.gif")  // 20 x 16 x 3 frames
-        let reason = codingErrorReason { _ = try KingfisherImage.decode(data: gif, options: ImageCreatingOptions(maxPixelCount: 20 * 16 * 2)) }
-        #expect(reason == .tooManyPixels(format: .GIF, width: 20, height: 16, frameCount: 3, limit: 20 * 16 * 2))
+    /// The pixel limit is per frame; what an animation holds at once is bounded by the
+    /// decoded-bytes limit, which refuses an animation decoded up front from its header.
+    @Test func animationsAreLimitedPerFrameAndByTheBytesTheyHold() throws {
+        for (file, format, width, height) in [("webp_animated.webp", ImageFileFormat.WebP, 24, 16), ("gif_disposal_none.gif", .GIF, 20, 16)] {
+            let data = try Fixtures.data(file)  // 3 frames each
+            let perFrame = ImageCreatingOptions(maxPixelCount: width * height - 1)
+            #expect(codingErrorReason { _ = try KingfisherImage.decode(data: data, options: perFrame) }
+                    == .tooManyPixels(format: format, width: width, height: height, frameCount: 1, limit: width * height - 1))
+            let twoFrames = width * height * 4 * 2
+            let onDemand = try KingfisherImage.decode(data: data, options: ImageCreatingOptions(maxDecodedByteCount: twoFrames))
+            #expect(onDemand.frameCount == 3 && onDemand.frames.count == 3)
+            let preloaded = ImageCreatingOptions(preloadAll: true, maxDecodedByteCount: twoFrames)
+            #expect(codingErrorReason { _ = try KingfisherImage.decode(data: data, options: preloaded) }
+                    == .tooManyPixels(format: format, width: width, height: height, frameCount: 3, limit: twoFrames / 4))
+        }
     }
 
     @Test func corruptedJPEGBodyIsRefused() throws {

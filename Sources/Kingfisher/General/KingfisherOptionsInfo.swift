@@ -8,9 +8,8 @@ public typealias KingfisherOptionsInfo = [KingfisherOptionsInfoItem]
 public enum KingfisherOptionsInfoItem: Sendable {
     /// The scale of created images (points = pixels / scale). Default 1.0.
     case scaleFactor(CGFloat)
-    /// Decode all frames of animated data up front. Frames are always decoded eagerly on Linux;
-    /// kept for compatibility. Default off.
-    @available(*, deprecated, message: "no effect on Linux: every frame is decoded up front")
+    /// Decode all frames of animated data up front, instead of keeping the data and decoding
+    /// frames as they are asked for (``KingfisherImage/frame(at:)``). Default off.
     case preloadAllAnimationData
     /// Load only the first frame of animated data. Default off.
     case onlyLoadFirstFrame
@@ -108,7 +107,6 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     /// See ``KingfisherOptionsInfoItem/scaleFactor(_:)``. Default 1.0.
     public var scaleFactor: CGFloat = 1.0
     /// See ``KingfisherOptionsInfoItem/preloadAllAnimationData``. Default `false`.
-    @available(*, deprecated, message: "no effect on Linux: every frame is decoded up front")
     public var preloadAllAnimationData = false
     /// See ``KingfisherOptionsInfoItem/onlyLoadFirstFrame``. Default `false`.
     public var onlyLoadFirstFrame = false
@@ -191,6 +189,7 @@ public struct KingfisherParsedOptionsInfo: Sendable {
         for item in info ?? [] {
             switch item {
             case .scaleFactor(let value): scaleFactor = value
+            case .preloadAllAnimationData: preloadAllAnimationData = true
             case .onlyLoadFirstFrame: onlyLoadFirstFrame = true
             case .maxPixelCount(let value): maxPixelCount = value
             case .maxFrameCount(let value): maxFrameCount = value
@@ -232,7 +231,7 @@ public struct KingfisherParsedOptionsInfo: Sendable {
 
     /// The decoding options these options imply.
     public var imageCreatingOptions: ImageCreatingOptions {
-        ImageCreatingOptions(scale: scaleFactor,
+        ImageCreatingOptions(scale: scaleFactor, preloadAll: preloadAllAnimationData,
                              onlyFirstFrame: onlyLoadFirstFrame, maxPixelCount: maxPixelCount,
                              maxFrameCount: maxFrameCount, maxEXIFByteCount: maxEXIFByteCount)
     }

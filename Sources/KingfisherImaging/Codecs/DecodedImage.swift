@@ -1,6 +1,8 @@
 import Foundation
 
 /// What a format decoder hands back: upright frames of RGBA8 pixels plus what the container said.
+/// An animation left to be decoded on demand has its first frame in `frames` and the rest in
+/// `onDemand`.
 struct DecodedImage {
     var width: Int
     var height: Int
@@ -10,6 +12,8 @@ struct DecodedImage {
     var orientation: ImageOrientation = .up
     /// The colour space of `frames` as the file declared it.
     var colorSpace: SourceColorSpace = .sRGB
+    /// Every frame after the first, to be decoded when asked for.
+    var onDemand: OnDemandAnimation?
 
     /// Applies `orientation` to every frame and records it.
     mutating func applyOrientation(_ orientation: ImageOrientation) {

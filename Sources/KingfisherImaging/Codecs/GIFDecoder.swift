@@ -1,19 +1,106 @@
 import CGif
 import Foundation
 
-/// GIF decoding through giflib's record-level API, so that each frame is checked against the
-/// pixel limit before it is stored and no frame is held twice: every frame is composited on the
-/// logical screen (disposal none / background / previous, transparency, local colour tables,
-/// interlacing), as browsers show it. The canvas starts transparent, and disposal to background
-/// clears to transparent, as browsers do.
+/// GIF through giflib's record-level API. A still GIF, or an animation with `preloadAll` or
+/// `onlyFirstFrame`, is decoded at once; any other animation is scanned (frame count, delays,
+/// loop count: no pixel decoded) and left to be decoded frame by frame when asked
+/// (``GIFFrameReader``), holding the compressed file and a window of frames instead of every
+/// frame.
 enum GIFDecoder {
     private static let format = ImageFileFormat.GIF
 
-    /// Where giflib's read callback takes its bytes from.
-    private struct ByteSource {
-        let base: UnsafeRawPointer
-        let count: Int
-        var offset = 0
+    /// Decodes `data`, which an animation decoded on demand keeps (sharing its storage).
+    static func decode(_ data: Data, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+        let limits = DecodingLimits(options, format: format)
+        let scan = try GIFFrameReader(data: data, limits: limits).scan(upTo: options.onlyFirstFrame ? 1 : Int.max)
+        let target: (width: Int, height: Int) = maxPixelSize.map {
+            DownsamplingTarget.fit(width: scan.width, height: scan.height, maxPixelSize: $0)
+        } ?? (scan.width, scan.height)
+        let finish: @Sendable ([UInt8]) -> [UInt8] = { canvas in
+            target == (scan.width, scan.height) ? canvas
+                : Resampler.resize(canvas, width: scan.width, height: scan.height, to: target.width, target.height,
+                                   hasAlpha: scan.hasAlpha)
+        }
+        let frameCount = options.onlyFirstFrame ? 1 : scan.durations.count
+        let onDemand = frameCount > 1 && !options.preloadAll
+        if !onDemand {
+            try limits.checkHeldBytes(width: scan.width, height: scan.height, frameCount: frameCount)
+        }
+        let reader = try GIFFrameReader(data: data, limits: limits)
+        var frames: [ImageFrame] = []
+        for index in 0..<(onDemand ? 1 : frameCount) {
+            guard let canvas = try reader.nextFrame() else { break }
+            frames.append(ImageFrame(pixels: finish(canvas), duration: scan.durations[index]))
+        }
+        guard !frames.isEmpty else { throw ImageCodingError.corruptedData(format: format, detail: "the file has no frames") }
+        var image = DecodedImage(width: target.width, height: target.height, frames: frames,
+                                 loopCount: frameCount > 1 ? scan.loopCount : 0, hasAlpha: scan.hasAlpha)
+        if onDemand {
+            image.onDemand = OnDemandAnimation(durations: scan.durations, finish: finish) {
+                try GIFFrameReader(data: data, limits: limits)
+            }
+        }
+        return image
+    }
+}
+
+/// Reads a GIF's frames in order through giflib, compositing each on the logical screen
+/// (disposal none / background / previous, transparency, local colour tables, interlacing), as
+/// browsers show it. The canvas starts transparent, and disposal to background clears to
+/// transparent, as browsers do. Every frame is checked against the pixel limit before anything
+/// is allocated for it.
+final class GIFFrameReader: AnimationFrameReader {
+    private static let format = ImageFileFormat.GIF
+
+    /// What a scan of the whole file finds without decoding a pixel.
+    struct Scan {
+        var width: Int
+        var height: Int
+        var durations: [TimeInterval]
+        var loopCount: Int
+        var hasAlpha: Bool
+    }
+
+    /// The file, read by giflib's callback from `offset` on.
+    private let data: Data
+    private var offset = 0
+    private var gif: UnsafeMutablePointer<GifFileType>!
+    private let limits: DecodingLimits
+    private var canvas: CompositingCanvas
+    private var control = GIFFrameReader.noControl
+    private var framesRead = 0
+    private var loopCount = 1
+    private var hasAlpha = false
+
+    private static let noControl = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0,
+                                                        TransparentColor: NO_TRANSPARENT_COLOR)
+
+    init(data: Data, limits: DecodingLimits) throws {
+        self.limits = limits
+        self.data = data
+        canvas = CompositingCanvas(width: 0, height: 0)
+        var openError: Int32 = 0
+        let opened = DGifOpen(Unmanaged.passUnretained(self).toOpaque(), { file, buffer, length in
+            guard let file, let buffer, length > 0, let user = file.pointee.UserData else { return 0 }
+            let reader = Unmanaged<GIFFrameReader>.fromOpaque(user).takeUnretainedValue()
+            let n = min(Int(length), reader.data.count - reader.offset)
+            guard n > 0 else { return 0 }
+            let start = reader.data.startIndex + reader.offset
+            reader.data.copyBytes(to: buffer, from: start..<(start + n))
+            reader.offset += n
+            return Int32(n)
+        }, &openError)
+        // Every stored property is set by now, so a throw from here on runs deinit.
+        guard let opened else { throw Self.error(openError) }
+        gif = opened
+        canvas = CompositingCanvas(width: Int(opened.pointee.SWidth), height: Int(opened.pointee.SHeight))
+        if canvas.width > 0 && canvas.height > 0 {
+            try limits.check(width: canvas.width, height: canvas.height)
+        }
+    }
+
+    deinit {
+        if let gif { DGifCloseFile(gif, nil) }
     }
 
     private static func error(_ code: Int32) -> ImageCodingError {
@@ -30,101 +117,122 @@ enum GIFDecoder {
         .corruptedData(format: format, detail: detail)
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
-        var source = ByteSource(base: bytes.baseAddress!, count: bytes.count)
-        return try withUnsafeMutablePointer(to: &source) { sourcePointer in
-            var openError: Int32 = 0
-            let opened = DGifOpen(sourcePointer, { file, buffer, length in
-                guard let file, let buffer, length > 0,
-                      let state = file.pointee.UserData?.assumingMemoryBound(to: ByteSource.self) else { return 0 }
-                let n = min(Int(length), state.pointee.count - state.pointee.offset)
-                guard n > 0 else { return 0 }
-                memcpy(buffer, state.pointee.base + state.pointee.offset, n)
-                state.pointee.offset += n
-                return Int32(n)
-            }, &openError)
-            guard let gif = opened else { throw error(openError) }
-            defer { DGifCloseFile(gif, nil) }
-            var image = try readFrames(gif, options: options)
-            if let maxPixelSize {
-                let target = DownsamplingTarget.fit(width: image.width, height: image.height, maxPixelSize: maxPixelSize)
-                image.resample(to: target.width, target.height)
-            }
-            return image
-        }
+    /// Walks the headers of the frames (up to `maxFrames` of them), skipping the compressed
+    /// pixels, for the canvas size, the delays, the loop count and whether any pixel can be
+    /// transparent.
+    func scan(upTo maxFrames: Int) throws -> Scan {
+        var durations: [TimeInterval] = []
+        while durations.count < maxFrames, let duration = try advance(decoding: false) { durations.append(duration) }
+        guard !durations.isEmpty else { throw Self.corrupted("the file has no frames") }
+        return Scan(width: canvas.width, height: canvas.height, durations: durations, loopCount: loopCount, hasAlpha: hasAlpha)
     }
 
-    private static func readFrames(_ gif: UnsafeMutablePointer<GifFileType>, options: ImageCreatingOptions) throws -> DecodedImage {
-        let limit = DecodingLimits(options, format: format)
-        var canvas = CompositingCanvas(width: Int(gif.pointee.SWidth), height: Int(gif.pointee.SHeight))
-        if canvas.width > 0 && canvas.height > 0 {
-            try limit.check(width: canvas.width, height: canvas.height)
-        }
-        var frames: [ImageFrame] = []
-        var loopCount = 1
-        var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0,
-                                           TransparentColor: NO_TRANSPARENT_COLOR)
-        var hasAlpha = false
+    func nextFrame() throws -> [UInt8]? {
+        try advance(decoding: true) == nil ? nil : canvas.pixels
+    }
+
+    /// Reads records up to the end of the next frame, compositing it when `decoding`; returns
+    /// its duration, or `nil` after the last frame.
+    private func advance(decoding: Bool) throws -> TimeInterval? {
         var recordType = UNDEFINED_RECORD_TYPE
-        repeat {
+        while true {
             guard DGifGetRecordType(gif, &recordType) == GIF_OK else {
                 // Trailing garbage or a missing trailer after complete frames is common on the
                 // web; browsers show the frames they have.
-                if !frames.isEmpty { break }
-                throw error(gif.pointee.Error)
+                if framesRead > 0 { return nil }
+                throw Self.error(gif.pointee.Error)
             }
             switch recordType {
             case EXTENSION_RECORD_TYPE:
-                try readExtension(gif, control: &control, loopCount: &loopCount)
+                try readExtension()
             case IMAGE_DESC_RECORD_TYPE:
-                guard DGifGetImageDesc(gif) == GIF_OK else { throw error(gif.pointee.Error) }
-                let desc = gif.pointee.Image
-                guard desc.Width > 0, desc.Height > 0 else { throw corrupted("a frame has no pixels") }
-                // A frame is decoded row by row even where it lies off the canvas, so its own
-                // area counts against the limit too.
-                try limit.check(width: Int(desc.Width), height: Int(desc.Height))
-                if canvas.pixels.isEmpty {
-                    if canvas.width <= 0 || canvas.height <= 0 {
-                        canvas = CompositingCanvas(width: Int(desc.Left + desc.Width), height: Int(desc.Top + desc.Height))
-                    }
-                    try limit.check(width: canvas.width, height: canvas.height)
-                    canvas.allocate()
-                }
-                try limit.check(width: canvas.width, height: canvas.height, frameCount: frames.count + 1)
-                guard let colorMap = desc.ColorMap ?? gif.pointee.SColorMap else { throw corrupted("a frame has no colour table") }
-                let transparent = Int(control.TransparentColor)
-                let covers = desc.Left == 0 && desc.Top == 0
-                    && Int(desc.Width) >= canvas.width && Int(desc.Height) >= canvas.height
-                hasAlpha = hasAlpha || transparent != NO_TRANSPARENT_COLOR || !covers
-                let saved = control.DisposalMode == DISPOSE_PREVIOUS ? canvas.pixels : nil
-                try drawFrame(gif, desc: desc, palette: palette(colorMap, transparent: transparent),
-                              transparent: transparent, on: &canvas)
-                frames.append(ImageFrame(pixels: canvas.pixels, duration: FrameDelay.duration(seconds: TimeInterval(control.DelayTime) / 100)))
-                switch control.DisposalMode {
-                case DISPOSE_BACKGROUND:
-                    canvas.clear(x: Int(desc.Left), y: Int(desc.Top), width: Int(desc.Width), height: Int(desc.Height))
-                case DISPOSE_PREVIOUS:
-                    if let saved { canvas.pixels = saved }
-                default:
-                    break
-                }
-                control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0,
-                                               TransparentColor: NO_TRANSPARENT_COLOR)
+                return try readFrame(decoding: decoding)
+            case TERMINATE_RECORD_TYPE:
+                return nil
             default:
                 break
             }
-        } while recordType != TERMINATE_RECORD_TYPE && !(options.onlyFirstFrame && !frames.isEmpty)
-        guard !frames.isEmpty else { throw corrupted("the file has no frames") }
-        return DecodedImage(width: canvas.width, height: canvas.height, frames: frames,
-                            loopCount: frames.count > 1 ? loopCount : 0, hasAlpha: hasAlpha)
+        }
     }
 
-    private static func readExtension(
-        _ gif: UnsafeMutablePointer<GifFileType>, control: inout GraphicsControlBlock, loopCount: inout Int
-    ) throws {
+    private func readFrame(decoding: Bool) throws -> TimeInterval {
+        guard DGifGetImageDesc(gif) == GIF_OK else { throw Self.error(gif.pointee.Error) }
+        let desc = gif.pointee.Image
+        guard desc.Width > 0, desc.Height > 0 else { throw Self.corrupted("a frame has no pixels") }
+        // A frame is decoded row by row even where it lies off the canvas, so its own area
+        // counts against the limit too.
+        try limits.check(width: Int(desc.Width), height: Int(desc.Height))
+        if canvas.width <= 0 || canvas.height <= 0 {
+            canvas = CompositingCanvas(width: Int(desc.Left + desc.Width), height: Int(desc.Top + desc.Height))
+            try limits.check(width: canvas.width, height: canvas.height)
+        }
+        guard framesRead < limits.maxFrameCount else {
+            throw ImageCodingError.tooManyFrames(format: Self.format, frameCount: framesRead + 1, limit: limits.maxFrameCount)
+        }
+        guard let colorMap = desc.ColorMap ?? gif.pointee.SColorMap else { throw Self.corrupted("a frame has no colour table") }
+        let transparent = Int(control.TransparentColor)
+        let covers = desc.Left == 0 && desc.Top == 0 && Int(desc.Width) >= canvas.width && Int(desc.Height) >= canvas.height
+        hasAlpha = hasAlpha || transparent != NO_TRANSPARENT_COLOR || !covers
+        let duration = FrameDelay.duration(seconds: TimeInterval(control.DelayTime) / 100)
+        if decoding {
+            if canvas.pixels.isEmpty { canvas.allocate() }
+            let saved = control.DisposalMode == DISPOSE_PREVIOUS ? canvas.pixels : nil
+            try drawFrame(desc, palette: Self.palette(colorMap, transparent: transparent), transparent: transparent)
+            // The caller copies the canvas; disposal applies before the next frame is drawn.
+            pendingDisposal = (control.DisposalMode, desc, saved)
+        } else {
+            try skipPixels()
+        }
+        control = Self.noControl
+        framesRead += 1
+        return duration
+    }
+
+    /// How the last frame drawn leaves the canvas for the next one.
+    private var pendingDisposal: (mode: Int32, desc: GifImageDesc, saved: [UInt8]?)?
+
+    private func drawFrame(_ desc: GifImageDesc, palette: [UInt32], transparent: Int) throws {
+        if let (mode, previous, saved) = pendingDisposal {
+            switch mode {
+            case DISPOSE_BACKGROUND:
+                canvas.clear(x: Int(previous.Left), y: Int(previous.Top), width: Int(previous.Width), height: Int(previous.Height))
+            case DISPOSE_PREVIOUS:
+                if let saved { canvas.pixels = saved }
+            default:
+                break
+            }
+            pendingDisposal = nil
+        }
+        let width = Int(desc.Width), height = Int(desc.Height)
+        let left = Int(desc.Left), top = Int(desc.Top)
+        var line = [GifPixelType](repeating: 0, count: width)
+        // Interlaced frames store rows in four passes: every 8th from 0, every 8th from 4,
+        // every 4th from 2, every 2nd from 1.
+        let passes: [(start: Int, step: Int)] = desc.Interlace ? [(0, 8), (4, 8), (2, 4), (1, 2)] : [(0, 1)]
+        for pass in passes {
+            var row = pass.start
+            while row < height {
+                guard DGifGetLine(gif, &line, Int32(width)) == GIF_OK else { throw Self.error(gif.pointee.Error) }
+                canvas.drawRow(line, palette: palette, transparent: transparent, x: left, y: top + row)
+                row += pass.step
+            }
+        }
+    }
+
+    /// Moves past a frame's compressed pixels without decoding them.
+    private func skipPixels() throws {
+        var codeSize: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        guard DGifGetCode(gif, &codeSize, &block) == GIF_OK else { throw Self.error(gif.pointee.Error) }
+        while block != nil {
+            guard DGifGetCodeNext(gif, &block) == GIF_OK else { throw Self.error(gif.pointee.Error) }
+        }
+    }
+
+    private func readExtension() throws {
         var code: Int32 = 0
         var block: UnsafeMutablePointer<GifByteType>?
-        guard DGifGetExtension(gif, &code, &block) == GIF_OK else { throw error(gif.pointee.Error) }
+        guard DGifGetExtension(gif, &code, &block) == GIF_OK else { throw Self.error(gif.pointee.Error) }
         var isLoopApplication = false
         if code == GRAPHICS_EXT_FUNC_CODE, let block {
             DGifExtensionToGCB(Int(block[0]), block + 1, &control)
@@ -133,7 +241,7 @@ enum GIFDecoder {
             isLoopApplication = identifier == "NETSCAPE2.0" || identifier == "ANIMEXTS1.0"
         }
         while block != nil {
-            guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw error(gif.pointee.Error) }
+            guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw Self.error(gif.pointee.Error) }
             if isLoopApplication, let sub = block, sub[0] >= 3, sub[1] == 1 {
                 loopCount = Int(sub[2]) | Int(sub[3]) << 8
             }
@@ -152,26 +260,6 @@ enum GIFDecoder {
             }
         }
         return table
-    }
-
-    private static func drawFrame(
-        _ gif: UnsafeMutablePointer<GifFileType>, desc: GifImageDesc, palette: [UInt32],
-        transparent: Int, on canvas: inout CompositingCanvas
-    ) throws {
-        let width = Int(desc.Width), height = Int(desc.Height)
-        let left = Int(desc.Left), top = Int(desc.Top)
-        var line = [GifPixelType](repeating: 0, count: width)
-        // Interlaced frames store rows in four passes: every 8th from 0, every 8th from 4,
-        // every 4th from 2, every 2nd from 1.
-        let passes: [(start: Int, step: Int)] = desc.Interlace ? [(0, 8), (4, 8), (2, 4), (1, 2)] : [(0, 1)]
-        for pass in passes {
-            var row = pass.start
-            while row < height {
-                guard DGifGetLine(gif, &line, Int32(width)) == GIF_OK else { throw error(gif.pointee.Error) }
-                canvas.drawRow(line, palette: palette, transparent: transparent, x: left, y: top + row)
-                row += pass.step
-            }
-        }
     }
 }
 

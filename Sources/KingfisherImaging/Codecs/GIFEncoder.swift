@@ -37,7 +37,9 @@ enum GIFEncoder {
         if image.isAnimated && image.loopCount != 1 {
             try writeLoopExtension(gif, loopCount: image.loopCount, failure: failure)
         }
-        for frame in image.frames {
+        // Frame by frame: an animation decoded on demand is never held whole.
+        for index in 0..<image.frameCount {
+            let frame = try image.frame(at: index)
             let quantized = ColorQuantizer(pixels: frame.pixels)
             var control = GraphicsControlBlock(
                 DisposalMode: DISPOSE_BACKGROUND, UserInputFlag: false,

@@ -16,19 +16,31 @@ package enum ImageDecoder {
             switch format {
             case .JPEG: return try JPEGCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
             case .PNG: return try PNGCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
-            case .GIF: return try GIFDecoder.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            case .GIF: return try GIFDecoder.decode(data, options: options, maxPixelSize: maxPixelSize)
             case .WebP: return try WebPCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
             case .HEIC, .AVIF, .JXL, .TIFF, .BMP, .ICO: throw ImageCodingError.unsupportedFormat(format)
             case .unknown: throw ImageCodingError.unknownFormat(description: describeContent(data))
             }
         }
         let colorProfile = ColorConversion.apply(to: &decoded, preserve: options.preserveColorProfile)
-        if options.duration > 0 && decoded.frames.count > 1 {
-            let each = options.duration / TimeInterval(decoded.frames.count)
-            decoded.frames = decoded.frames.map { ImageFrame(pixels: $0.pixels, duration: each) }
+        if options.duration > 0 {
+            let frameCount = decoded.onDemand?.durations.count ?? decoded.frames.count
+            let each = options.duration / TimeInterval(frameCount)
+            if frameCount > 1 {
+                decoded.frames = decoded.frames.map { ImageFrame(pixels: $0.pixels, duration: each) }
+                decoded.onDemand?.durations = Array(repeating: each, count: frameCount)
+            }
+        }
+        let frames: any AnimationFrames
+        if let onDemand = decoded.onDemand {
+            frames = FramesDecodedOnDemand(onDemand, encodedByteCount: data.count,
+                                           frameByteCount: decoded.width * decoded.height * PixelBuffer.bytesPerPixel,
+                                           maxHeldByteCount: options.maxDecodedByteCount)
+        } else {
+            frames = StoredFrames(frames: decoded.frames)
         }
         return KingfisherImage(
-            width: decoded.width, height: decoded.height, frames: decoded.frames,
+            width: decoded.width, height: decoded.height, firstFrame: decoded.frames[0], source: frames,
             scale: options.scale, loopCount: decoded.loopCount, format: format,
             originalData: maxPixelSize == nil ? data : nil,
             hasAlpha: decoded.hasAlpha, exifOrientation: decoded.orientation.rawValue, colorProfile: colorProfile)

@@ -42,15 +42,15 @@ enum WebPCodec {
         let orientation = metadataChunk(bytes, "EXIF", flag: 0x08) {
             EXIFReader.orientation(tiff: $0, maxByteCount: options.maxEXIFByteCount)
         } ?? .up
-        var image = features.has_animation != 0
-            ? try decodeAnimation(bytes, features: features, options: options)
-            : try decodeStill(bytes, features: features, orientation: orientation, options: options,
-                              maxPixelSize: maxPixelSize)
-        if let maxPixelSize, features.has_animation != 0 {
-            let target = DownsamplingTarget.fit(width: image.width, height: image.height, maxPixelSize: maxPixelSize)
-            image.resample(to: target.width, target.height)
+        var image: DecodedImage
+        if features.has_animation != 0 {
+            image = try decodeAnimation(bytes, features: features, orientation: orientation, options: options,
+                                        maxPixelSize: maxPixelSize)
+        } else {
+            image = try decodeStill(bytes, features: features, orientation: orientation, options: options,
+                                    maxPixelSize: maxPixelSize)
+            image.applyOrientation(orientation)
         }
-        image.applyOrientation(orientation)
         if let profile = metadataChunk(bytes, "ICCP", flag: 0x20, { Data($0) }) { image.colorSpace = .icc(profile) }
         return image
     }
@@ -91,45 +91,67 @@ enum WebPCodec {
                             hasAlpha: features.has_alpha != 0)
     }
 
-    private static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, features: WebPBitstreamFeatures,
-                                        options: ImageCreatingOptions) throws -> DecodedImage {
+    /// An animation: its frame table read by the demuxer (no pixel decoded), the first frame
+    /// decoded now and the rest on demand unless `preloadAll` asks for all of them.
+    private static func decodeAnimation(
+        _ bytes: UnsafeRawBufferPointer, features: WebPBitstreamFeatures, orientation: ImageOrientation,
+        options: ImageCreatingOptions, maxPixelSize: Int?
+    ) throws -> DecodedImage {
         // libwebp allocates the whole canvas when the decoder is made: check its size (from the
-        // VP8X header) first; the frame count is known only once the decoder exists.
+        // VP8X header) first.
         let limits = DecodingLimits(options, format: format)
-        try limits.check(width: Int(features.width), height: Int(features.height))
-        var decoderOptions = WebPAnimDecoderOptions()
-        guard WebPAnimDecoderOptionsInit(&decoderOptions) != 0 else { throw corrupted("libwebp version mismatch") }
-        decoderOptions.color_mode = MODE_RGBA
-        decoderOptions.use_threads = 1
-        var data = WebPData(bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size: bytes.count)
-        guard let decoder = WebPAnimDecoderNew(&data, &decoderOptions) else {
-            throw isTruncated(bytes) ? .truncatedData(format: format)
-                                     : corrupted("invalid animation")
-        }
-        defer { WebPAnimDecoderDelete(decoder) }
-        var info = WebPAnimInfo()
-        guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { throw corrupted("invalid animation header") }
-        let width = Int(info.canvas_width), height = Int(info.canvas_height)
-        let frameCount = options.onlyFirstFrame ? 1 : Int(info.frame_count)
+        let width = Int(features.width), height = Int(features.height)
+        try limits.check(width: width, height: height)
+        let (durations, loopCount) = try frameTable(bytes)
+        let frameCount = options.onlyFirstFrame ? 1 : durations.count
         try limits.check(width: width, height: height, frameCount: frameCount)
+        let onDemand = frameCount > 1 && !options.preloadAll
+        if !onDemand { try limits.checkHeldBytes(width: width, height: height, frameCount: frameCount) }
+        let target: (width: Int, height: Int) = maxPixelSize.map {
+            DownsamplingTarget.fit(width: width, height: height, maxPixelSize: $0)
+        } ?? (width, height)
+        let finish: @Sendable ([UInt8]) -> [UInt8] = { canvas in
+            let reduced = target == (width, height) ? canvas
+                : Resampler.resize(canvas, width: width, height: height, to: target.width, target.height, hasAlpha: true)
+            return orientation == .up ? reduced
+                : orientation.apply(to: reduced, width: target.width, height: target.height).pixels
+        }
+        let data = Data(bytes)
+        let reader = try WebPFrameReader(data: data)
         var frames: [ImageFrame] = []
-        frames.reserveCapacity(frameCount)
-        var previousTimestamp: Int32 = 0
-        while frames.count < frameCount, WebPAnimDecoderHasMoreFrames(decoder) != 0 {
-            var buffer: UnsafeMutablePointer<UInt8>?
-            var timestamp: Int32 = 0
-            guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
-                throw isTruncated(bytes) ? .truncatedData(format: format)
-                                         : corrupted("frame \(frames.count) cannot be decoded")
-            }
-            let pixels = PixelBuffer.make(count: width * height * 4) { memcpy($0, buffer, width * height * 4) }
-            let milliseconds = Int(timestamp) - Int(previousTimestamp)
-            previousTimestamp = timestamp
-            frames.append(ImageFrame(pixels: pixels, duration: FrameDelay.duration(seconds: TimeInterval(milliseconds) / 1000)))
+        for index in 0..<(onDemand ? 1 : frameCount) {
+            guard let canvas = try reader.nextFrame() else { break }
+            frames.append(ImageFrame(pixels: finish(canvas), duration: durations[index]))
         }
         guard !frames.isEmpty else { throw corrupted("the animation has no frames") }
-        return DecodedImage(width: width, height: height, frames: frames,
-                            loopCount: frames.count > 1 ? Int(info.loop_count) : 0, hasAlpha: true)
+        let upright = orientation.swapsDimensions ? (target.height, target.width) : target
+        var image = DecodedImage(width: upright.0, height: upright.1, frames: frames,
+                                 loopCount: frameCount > 1 ? loopCount : 0, hasAlpha: true, orientation: orientation)
+        if onDemand {
+            image.onDemand = OnDemandAnimation(durations: Array(durations.prefix(frameCount)), finish: finish) {
+                try WebPFrameReader(data: data)
+            }
+        }
+        return image
+    }
+
+    /// Every frame's duration and the loop count, from the demuxer's frame table.
+    private static func frameTable(_ bytes: UnsafeRawBufferPointer) throws -> (durations: [TimeInterval], loopCount: Int) {
+        var data = WebPData(bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size: bytes.count)
+        guard let demuxer = WebPDemux(&data) else {
+            throw isTruncated(bytes) ? .truncatedData(format: format) : corrupted("invalid animation")
+        }
+        defer { WebPDemuxDelete(demuxer) }
+        var durations: [TimeInterval] = []
+        var iterator = WebPIterator()
+        if WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 {
+            repeat {
+                durations.append(FrameDelay.duration(seconds: TimeInterval(iterator.duration) / 1000))
+            } while WebPDemuxNextFrame(&iterator) != 0
+            WebPDemuxReleaseIterator(&iterator)
+        }
+        guard !durations.isEmpty else { throw corrupted("the animation has no frames") }
+        return (durations, Int(WebPDemuxGetI(demuxer, WEBP_FF_LOOP_COUNT)))
     }
 
     /// `read` of the metadata chunk `fourCC` of an extended (VP8X) file whose header flags
@@ -202,7 +224,9 @@ enum WebPCodec {
         }
         defer { WebPAnimEncoderDelete(encoder) }
         var timestamp: Int32 = 0
-        for frame in image.frames {
+        // Frame by frame: an animation decoded on demand is never held whole.
+        for index in 0..<image.frameCount {
+            let frame = try image.frame(at: index)
             try withPicture(frame.pixels, width: image.pixelWidth, height: image.pixelHeight) { picture in
                 guard WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else {
                     throw encodingFailure(String(cString: WebPAnimEncoderGetError(encoder)))

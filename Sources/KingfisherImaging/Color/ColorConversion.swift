@@ -24,7 +24,8 @@ enum ColorConversion {
     private static let transforms = Locked([Key: Cached]())
     private static let synthesized = Locked([(space: SourceColorSpace, icc: Data?)]())
 
-    /// Converts every frame of `decoded` to sRGB and marks it sRGB; with `preserve`, leaves the
+    /// Converts every frame of `decoded` (those decoded on demand as they are made) to sRGB and
+    /// marks it sRGB; with `preserve`, leaves the
     /// pixels as they are and returns the profile they are in instead (`nil` for sRGB).
     static func apply(to decoded: inout DecodedImage, preserve: Bool) -> ColorProfile? {
         guard decoded.colorSpace != .sRGB, let icc = iccData(for: decoded.colorSpace) else {
@@ -42,6 +43,13 @@ enum ColorConversion {
                 decoded.frames[index] = ImageFrame(pixels: [], duration: duration)
                 pixels.withUnsafeMutableBufferPointer { transform.convertInParallel($0.baseAddress!, count: $0.count / 4) }
                 decoded.frames[index] = ImageFrame(pixels: pixels, duration: duration)
+            }
+            if let finish = decoded.onDemand?.finish {
+                decoded.onDemand?.finish = { canvas in
+                    var pixels = finish(canvas)
+                    pixels.withUnsafeMutableBufferPointer { transform.convertInParallel($0.baseAddress!, count: $0.count / 4) }
+                    return pixels
+                }
             }
         }
         decoded.colorSpace = .sRGB

@@ -7,14 +7,24 @@ extension KingfisherImage {
     }
 
     /// A processed image: every frame transformed by `transform` into `width` x `height` pixels,
-    /// durations, loop count, scale and format kept, no original data.
+    /// durations, loop count, scale and format kept, no original data. Frames held in memory are
+    /// transformed now; frames decoded on demand are transformed when they are asked for.
     func mappingFrames(
         width: Int, height: Int, hasAlpha: Bool? = nil,
-        _ transform: ([UInt8]) -> [UInt8]
+        _ transform: @escaping @Sendable ([UInt8]) -> [UInt8]
     ) -> KingfisherImage {
-        let mapped = frames.map { ImageFrame(pixels: transform($0.pixels), duration: $0.duration) }
-        return KingfisherImage(width: width, height: height, frames: mapped, scale: scale, loopCount: loopCount,
-                               format: format, originalData: nil, hasAlpha: hasAlpha ?? self.hasAlpha,
-                               exifOrientation: exifOrientation, colorProfile: colorProfile)
+        let first = ImageFrame(pixels: transform(pixels), duration: frameSource.duration(at: 0))
+        let source: any AnimationFrames
+        if let stored = frameSource as? StoredFrames {
+            source = StoredFrames(frames: [first] + stored.frames.dropFirst().map {
+                ImageFrame(pixels: transform($0.pixels), duration: $0.duration)
+            })
+        } else {
+            source = MappedFrames(frameSource, first: first.pixels, transform: transform)
+        }
+        return KingfisherImage(width: width, height: height, firstFrame: first, source: source, scale: scale,
+                               loopCount: loopCount, format: format, originalData: nil,
+                               hasAlpha: hasAlpha ?? self.hasAlpha, exifOrientation: exifOrientation,
+                               colorProfile: colorProfile)
     }
 }

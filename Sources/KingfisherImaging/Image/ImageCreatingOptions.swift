@@ -3,8 +3,10 @@ import Foundation
 /// Options for creating an image from data, as Kingfisher's `ImageCreatingOptions`, plus the
 /// limits that protect against decompression bombs and other hostile files.
 public struct ImageCreatingOptions: Sendable {
-    /// The default pixel limit: 100 megapixels (400 MB of RGBA), all frames of an animation counted.
+    /// The default pixel limit: 100 megapixels (400 MB of RGBA) per frame.
     public static let defaultMaxPixelCount = 100_000_000
+    /// The default limit on decoded frames held at once: 400 MiB (100 megapixels of RGBA).
+    public static let defaultMaxDecodedByteCount = 400 << 20
     /// The default frame limit: 5 000 frames (over three minutes at 25 frames a second).
     public static let defaultMaxFrameCount = 5_000
     /// The default EXIF limit: 1 MiB (a JPEG's EXIF segment holds at most 64 KiB).
@@ -14,17 +16,14 @@ public struct ImageCreatingOptions: Sendable {
     public var scale: CGFloat
     /// Kingfisher's fixed animation duration override, in seconds; 0 keeps the frames' own. Default 0.
     public var duration: TimeInterval
-    /// Whether all frames of an animation are decoded up front. Frames are always decoded eagerly
-    /// on Linux, so this is kept for API compatibility only. Default `false`.
-    @available(*, deprecated, message: "no effect on Linux: every frame is decoded up front")
-    public var preloadAll: Bool {
-        get { preloadAllRequested }
-        set { preloadAllRequested = newValue }
-    }
-    private var preloadAllRequested: Bool
+    /// Whether all frames of an animation are decoded up front, as Kingfisher's
+    /// `preloadAllAnimationData`. When `false`, an animation keeps its encoded data and decodes
+    /// frames when they are asked for (``KingfisherImage/frame(at:)``), holding a window of
+    /// them. Default `false`.
+    public var preloadAll: Bool
     /// Whether only the first frame of an animated image is loaded. Default `false`.
     public var onlyFirstFrame: Bool
-    /// The largest number of pixels (width x height x frames) a decoder accepts. Images over it
+    /// The largest canvas (width x height pixels, per frame) a decoder accepts. Images over it
     /// are refused from their header, before any pixel buffer is allocated.
     /// Default ``defaultMaxPixelCount`` (100 000 000).
     public var maxPixelCount: Int
@@ -32,6 +31,10 @@ public struct ImageCreatingOptions: Sendable {
     /// the header for WebP, when the next frame starts for GIF) however small they are.
     /// Default ``defaultMaxFrameCount`` (5 000).
     public var maxFrameCount: Int
+    /// The most bytes of decoded frames an image may hold at once: an animation decoded up front
+    /// (``preloadAll``) over it is refused from its header; one decoded on demand holds fewer
+    /// frames in its window. Default ``defaultMaxDecodedByteCount`` (400 MiB).
+    public var maxDecodedByteCount: Int
     /// The largest EXIF block read (for the orientation); a larger one is ignored, leaving the
     /// image as stored. Default ``defaultMaxEXIFByteCount`` (1 MiB).
     public var maxEXIFByteCount: Int
@@ -51,15 +54,17 @@ public struct ImageCreatingOptions: Sendable {
         maxPixelCount: Int = ImageCreatingOptions.defaultMaxPixelCount,
         maxFrameCount: Int = ImageCreatingOptions.defaultMaxFrameCount,
         maxEXIFByteCount: Int = ImageCreatingOptions.defaultMaxEXIFByteCount,
+        maxDecodedByteCount: Int = ImageCreatingOptions.defaultMaxDecodedByteCount,
         preserveColorProfile: Bool = false
     ) {
         self.scale = scale
         self.duration = duration
-        preloadAllRequested = preloadAll
+        self.preloadAll = preloadAll
         self.onlyFirstFrame = onlyFirstFrame
         self.maxPixelCount = maxPixelCount
         self.maxFrameCount = maxFrameCount
         self.maxEXIFByteCount = maxEXIFByteCount
+        self.maxDecodedByteCount = maxDecodedByteCount
         self.preserveColorProfile = preserveColorProfile
     }
 }

@@ -72,8 +72,8 @@ extension KingfisherWrapper where Base: KingfisherImage {
     public func blurred(withRadius radius: CGFloat) -> KFCrossPlatformImage {
         guard radius.isFinite, radius > 0 else { return base }
         let s = Double(min(max(radius, 2), BlurImageProcessor.maxBlurRadius))
-        var boxSize = Int((s * 3 * (2 * Double.pi).squareRoot() / 4 + 0.5).rounded(.down))
-        if boxSize % 2 == 0 { boxSize += 1 }
+        let width = Int((s * 3 * (2 * Double.pi).squareRoot() / 4 + 0.5).rounded(.down))
+        let boxSize = width % 2 == 0 ? width + 1 : width
         let passes = radius < 0.5 ? 1 : (radius < 1.5 ? 2 : 3)
         return base.mappingFrames(width: base.pixelWidth, height: base.pixelHeight) {
             BoxBlur.blur($0, width: base.pixelWidth, height: base.pixelHeight, boxSize: boxSize,

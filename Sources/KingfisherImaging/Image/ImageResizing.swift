@@ -11,8 +11,9 @@ extension KingfisherImage {
     /// itself when it already has that size.
     func resampled(toWidth width: Int, height: Int) -> KingfisherImage {
         guard width != pixelWidth || height != pixelHeight else { return self }
+        let (sourceWidth, sourceHeight, hasAlpha) = (pixelWidth, pixelHeight, hasAlpha)
         return mappingFrames(width: width, height: height) {
-            Resampler.resize($0, width: pixelWidth, height: pixelHeight, to: width, height, hasAlpha: hasAlpha)
+            Resampler.resize($0, width: sourceWidth, height: sourceHeight, to: width, height, hasAlpha: hasAlpha)
         }
     }
 }

@@ -25,8 +25,13 @@ public struct ImageFrame: Sendable {
 /// no padding (see ``ImageFrame/pixels``). Decoders apply the EXIF orientation, so the pixels are
 /// always upright; ``exifOrientation`` keeps what the source said.
 ///
-/// An animated image holds every frame fully composited on the canvas, each with its duration,
-/// plus ``loopCount``. A still image has exactly one frame.
+/// An animated image has ``frameCount`` frames, each fully composited on the canvas, with its
+/// duration, plus ``loopCount``. A decoded animation keeps its encoded data and decodes frames
+/// when they are asked for (``frame(at:)``), holding a bounded window of them, as Kingfisher's
+/// `ImageFrameSource` does; ``ImageCreatingOptions/preloadAll`` decodes every frame up front
+/// instead. Processors applied to such an image process each frame as it is asked for, and the
+/// encoders read frames one at a time, so converting a long animation never holds all of it.
+/// A still image has exactly one frame.
 ///
 /// Like `UIImage`, an image has a ``scale``: its ``size`` in points is the pixel size divided by
 /// the scale.
@@ -37,8 +42,6 @@ public final class KingfisherImage: Sendable {
     public let pixelHeight: Int
     /// Pixels per point. ``size`` = pixel size / scale. Default 1.
     public let scale: CGFloat
-    /// The frames; never empty. A still image has one frame.
-    public let frames: [ImageFrame]
     /// How many times an animation plays: 0 means forever. For GIF this is the NETSCAPE2.0 loop
     /// value as stored (a GIF without that extension reports 1); for WebP the ANIM loop count.
     /// 0 for a still image.
@@ -57,6 +60,10 @@ public final class KingfisherImage: Sendable {
     /// with ``ImageCreatingOptions/preserveColorProfile`` from a file with a profile; `nil`
     /// means sRGB. Processors keep it, and encoders embed it.
     public let colorProfile: ColorProfile?
+    /// The first frame, always held: a still image's pixels, an animation's poster frame.
+    private let firstFrame: ImageFrame
+    /// Where every frame comes from (the first included).
+    let frameSource: any AnimationFrames
 
     /// Creates an image from frames of RGBA pixels (see ``ImageFrame/pixels`` for the layout).
     ///
@@ -71,7 +78,7 @@ public final class KingfisherImage: Sendable {
     ///   - hasAlpha: Whether any pixel may be non-opaque. Default `true`.
     ///   - exifOrientation: The source's EXIF orientation, already applied. Default 1.
     ///   - colorProfile: The pixels' colour space when not sRGB. Default `nil` (sRGB).
-    public init(
+    public convenience init(
         width: Int,
         height: Int,
         frames: [ImageFrame],
@@ -83,13 +90,26 @@ public final class KingfisherImage: Sendable {
         exifOrientation: Int = 1,
         colorProfile: ColorProfile? = nil
     ) {
-        precondition(width > 0 && height > 0, "An image needs a positive pixel size.")
         precondition(!frames.isEmpty, "An image needs at least one frame.")
         precondition(frames.allSatisfy { $0.pixels.count == width * height * 4 },
                      "Every frame must hold width * height * 4 bytes.")
+        self.init(width: width, height: height, firstFrame: frames[0], source: StoredFrames(frames: frames),
+                  scale: scale, loopCount: loopCount, format: format, originalData: originalData,
+                  hasAlpha: hasAlpha, exifOrientation: exifOrientation, colorProfile: colorProfile)
+    }
+
+    /// Creates an image whose frames come from `source`; `firstFrame` is its frame 0.
+    init(
+        width: Int, height: Int, firstFrame: ImageFrame, source: any AnimationFrames, scale: CGFloat,
+        loopCount: Int, format: ImageFileFormat, originalData: Data?, hasAlpha: Bool,
+        exifOrientation: Int, colorProfile: ColorProfile?
+    ) {
+        precondition(width > 0 && height > 0, "An image needs a positive pixel size.")
+        precondition(firstFrame.pixels.count == width * height * 4, "A frame must hold width * height * 4 bytes.")
         self.pixelWidth = width
         self.pixelHeight = height
-        self.frames = frames
+        self.firstFrame = firstFrame
+        self.frameSource = source
         self.scale = scale > 0 ? scale : 1
         self.loopCount = loopCount
         self.format = format
@@ -105,26 +125,66 @@ public final class KingfisherImage: Sendable {
     }
 
     /// The first frame's pixels (see ``ImageFrame/pixels`` for the layout).
-    public var pixels: [UInt8] { frames[0].pixels }
+    public var pixels: [UInt8] { firstFrame.pixels }
 
     /// The size in points: pixel size divided by ``scale``.
     public var size: CGSize {
         CGSize(width: CGFloat(pixelWidth) / scale, height: CGFloat(pixelHeight) / scale)
     }
 
+    /// The number of frames: 1 for a still image. Known without decoding any frame.
+    public var frameCount: Int { frameSource.count }
+
+    /// How long frame `index` (0 ..< ``frameCount``) is shown, in seconds; 0 for a still image.
+    public func frameDuration(at index: Int) -> TimeInterval {
+        frameSource.duration(at: index)
+    }
+
+    /// Frame `index` (0 ..< ``frameCount``), decoded now if it is not held. Reading frames in
+    /// order is the fast way: going back restarts the decoder from the first frame.
+    ///
+    /// - Throws: ``ImageCodingError`` when the frame cannot be decoded (an animation damaged
+    ///   after its first frame is found out only here).
+    public func frame(at index: Int) throws -> ImageFrame {
+        precondition(index >= 0 && index < frameCount, "frame index \(index) out of 0..<\(frameCount)")
+        if index == 0 { return firstFrame }
+        return ImageFrame(pixels: try frameSource.pixels(at: index), duration: frameSource.duration(at: index))
+    }
+
+    /// Every frame, decoded now: for an animation decoded on demand this holds all of it at
+    /// once, which ``frame(at:)`` avoids. A frame that cannot be decoded repeats the one before
+    /// it, as browsers keep showing the last good frame.
+    public var frames: [ImageFrame] {
+        var frames = [firstFrame]
+        frames.reserveCapacity(frameCount)
+        for index in 1..<max(1, frameCount) {
+            let pixels = (try? frameSource.pixels(at: index)) ?? frames[index - 1].pixels
+            frames.append(ImageFrame(pixels: pixels, duration: frameSource.duration(at: index)))
+        }
+        return frames
+    }
+
+    /// How many frames a processed copy would hold in memory at once: all of them when this
+    /// image holds them, one when its frames are decoded on demand (what output limits count).
+    var heldFrameCount: Int { frameSource is StoredFrames ? frameCount : 1 }
+
     /// Whether the image has more than one frame.
-    public var isAnimated: Bool { frames.count > 1 }
+    public var isAnimated: Bool { frameCount > 1 }
 
     /// Total duration of one loop of the animation in seconds (sum of frame durations).
-    public var duration: TimeInterval { frames.reduce(0) { $0 + $1.duration } }
+    public var duration: TimeInterval { (0..<frameCount).reduce(0) { $0 + frameSource.duration(at: $1) } }
 
-    /// Memory cost in bytes: the pixel storage of all frames held.
-    public var cost: Int { pixelWidth * pixelHeight * 4 * frames.count }
+    /// Memory cost in bytes: the decoded pixels held right now (every frame of an image held in
+    /// memory; the first frame and the decoded window of an animation decoded on demand) plus
+    /// the encoded data such an animation keeps to decode from.
+    public var cost: Int {
+        frameSource is StoredFrames ? frameSource.heldByteCount : firstFrame.pixels.count + frameSource.heldByteCount
+    }
 
     /// Returns a copy of this image with a different ``scale``, sharing the pixel storage.
     public func withScale(_ newScale: CGFloat) -> KingfisherImage {
-        KingfisherImage(width: pixelWidth, height: pixelHeight, frames: frames, scale: newScale,
-                        loopCount: loopCount, format: format, originalData: originalData,
+        KingfisherImage(width: pixelWidth, height: pixelHeight, firstFrame: firstFrame, source: frameSource,
+                        scale: newScale, loopCount: loopCount, format: format, originalData: originalData,
                         hasAlpha: hasAlpha, exifOrientation: exifOrientation, colorProfile: colorProfile)
     }
 }

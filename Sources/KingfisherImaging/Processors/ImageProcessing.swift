@@ -38,7 +38,8 @@ extension ImageProcessing {
     }
 
     /// Throws ``ImageProcessingError/outputTooLarge(processor:width:height:frameCount:limit:)``
-    /// when an output of `size` pixels and `frames` frames is over the context's pixel limit.
+    /// when an output of `size` pixels and `frames` frames held at once is over the context's
+    /// pixel limit.
     package func checkOutput(_ size: (width: Int, height: Int), frames: Int, in context: ImageProcessingContext) throws {
         let limit = context.imageCreatingOptions.maxPixelCount
         guard let total = PixelArea.total(width: size.width, height: size.height, frames: frames), total <= limit else {

@@ -9,7 +9,7 @@ public enum ImageProcessingError: Error, Sendable, Equatable {
     /// description includes ``ImageProcessorSpec/grammar``.
     case invalidSpec(spec: String, detail: String)
     /// The processor's output would be over the pixel limit (`ImageCreatingOptions.maxPixelCount`,
-    /// all frames counted); nothing was allocated for it.
+    /// frames held at once counted); nothing was allocated for it.
     case outputTooLarge(processor: String, width: Int, height: Int, frameCount: Int, limit: Int)
     /// A parameter of the processor is unusable (not finite, or outside its documented range).
     case invalidParameter(processor: String, detail: String)

@@ -24,7 +24,7 @@ public struct ResizingImageProcessor: ImageProcessing {
     public func process(_ item: ImageProcessItem, in context: ImageProcessingContext) throws -> KingfisherImage {
         try processDecodingData(item, in: context) { image in
             let target = image.kf.size.kf.resize(to: referenceSize, for: targetContentMode)
-            try checkOutput(image.pixelSize(of: target), frames: image.frames.count, in: context)
+            try checkOutput(image.pixelSize(of: target), frames: image.heldFrameCount, in: context)
             return image.kf.resize(to: target)
         }
     }

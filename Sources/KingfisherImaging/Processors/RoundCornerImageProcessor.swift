@@ -40,7 +40,7 @@ public struct RoundCornerImageProcessor: ImageProcessing {
     public func process(_ item: ImageProcessItem, in context: ImageProcessingContext) throws -> KingfisherImage {
         try processDecodingData(item, in: context) { image in
             let size = targetSize ?? image.kf.size
-            try checkOutput(image.pixelSize(of: size), frames: image.frames.count, in: context)
+            try checkOutput(image.pixelSize(of: size), frames: image.heldFrameCount, in: context)
             return image.kf.image(withRadius: radius, fit: size, roundingCorners: roundingCorners,
                                   backgroundColor: backgroundColor)
         }

@@ -7,7 +7,6 @@ import Foundation
 
 /// The options items accepted as no-ops.
 protocol LinuxNoOpOptionsItems {
-    static var preloadAllAnimationData: Self { get }
     static var backgroundDecode: Self { get }
     static var asyncCacheTypeCheck: Self { get }
     static func diskStoreWriteOptions(_ options: Data.WritingOptions) -> Self
@@ -31,7 +30,7 @@ extension KF.Builder: LinuxNoOpBuilderCalls {
 
 /// Every no-op options item.
 func linuxNoOpItems<Item: LinuxNoOpOptionsItems>(_: Item.Type = Item.self) -> [Item] {
-    [.preloadAllAnimationData, .backgroundDecode, .asyncCacheTypeCheck, .diskStoreWriteOptions(.atomic)]
+    [.backgroundDecode, .asyncCacheTypeCheck, .diskStoreWriteOptions(.atomic)]
 }
 
 /// Every no-op builder call on `builder`, as Kingfisher code makes them.
