@@ -13,34 +13,11 @@ enum GIFDecoder {
     static func decode(_ data: Data, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
         let limits = DecodingLimits(options, format: format)
         let scan = try GIFFrameReader(data: data, limits: limits).scan(upTo: options.onlyFirstFrame ? 1 : Int.max)
-        let target: (width: Int, height: Int) = maxPixelSize.map {
-            DownsamplingTarget.fit(width: scan.width, height: scan.height, maxPixelSize: $0)
-        } ?? (scan.width, scan.height)
-        let finish: @Sendable ([UInt8]) -> [UInt8] = { canvas in
-            target == (scan.width, scan.height) ? canvas
-                : Resampler.resize(canvas, width: scan.width, height: scan.height, to: target.width, target.height,
-                                   hasAlpha: scan.hasAlpha)
-        }
-        let frameCount = options.onlyFirstFrame ? 1 : scan.durations.count
-        let onDemand = frameCount > 1 && !options.preloadAll
-        if !onDemand {
-            try limits.checkHeldBytes(width: scan.width, height: scan.height, frameCount: frameCount)
-        }
-        let reader = try GIFFrameReader(data: data, limits: limits)
-        var frames: [ImageFrame] = []
-        for index in 0..<(onDemand ? 1 : frameCount) {
-            guard let canvas = try reader.nextFrame() else { break }
-            frames.append(ImageFrame(pixels: finish(canvas), duration: scan.durations[index]))
-        }
-        guard !frames.isEmpty else { throw ImageCodingError.corruptedData(format: format, detail: "the file has no frames") }
-        var image = DecodedImage(width: target.width, height: target.height, frames: frames,
-                                 loopCount: frameCount > 1 ? scan.loopCount : 0, hasAlpha: scan.hasAlpha)
-        if onDemand {
-            image.onDemand = OnDemandAnimation(durations: scan.durations, finish: finish) {
-                try GIFFrameReader(data: data, limits: limits)
-            }
-        }
-        return image
+        let durations = options.onlyFirstFrame ? [scan.durations[0]] : scan.durations
+        return try OnDemandAnimation.decodedImage(
+            canvasWidth: scan.width, canvasHeight: scan.height, durations: durations, loopCount: scan.loopCount,
+            hasAlpha: scan.hasAlpha, orientation: .up, maxPixelSize: maxPixelSize, preloadAll: options.preloadAll,
+            limits: limits) { try GIFFrameReader(data: data, limits: limits) }
     }
 }
 

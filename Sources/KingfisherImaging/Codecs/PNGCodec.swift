@@ -26,12 +26,27 @@ enum PNGCodec {
     /// final size.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
         let limit = DecodingLimits(options, format: format)
-        var image = try decodeStill(bytes, limit: limit, maxPixelSize: maxPixelSize)
+        var image = !options.onlyFirstFrame && APNGAnimation.isAnimated(bytes)
+            ? try decodeAnimation(bytes, options: options, limit: limit, maxPixelSize: maxPixelSize)
+            : try decodeStill(bytes, limit: limit, maxPixelSize: maxPixelSize)
         image.colorSpace = PNGColorChunks.colorSpace(of: bytes)
         return image
     }
 
-    private static func decodeStill(_ bytes: UnsafeRawBufferPointer, limit: DecodingLimits, maxPixelSize: Int?) throws -> DecodedImage {
+    /// An APNG: its frame table now, the first frame decoded now and the rest on demand unless
+    /// `preloadAll` asks for all of them.
+    private static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
+                                        limit: DecodingLimits, maxPixelSize: Int?) throws -> DecodedImage {
+        let animation = try APNGAnimation(bytes, limits: limit)
+        let orientation = PNGChunkLayout(bytes)?.exif.map { EXIFReader.orientation(tiff: $0, maxByteCount: limit.maxEXIFByteCount) } ?? .up
+        let data = Data(bytes)
+        return try OnDemandAnimation.decodedImage(
+            canvasWidth: animation.width, canvasHeight: animation.height, durations: animation.frames.map(\.duration),
+            loopCount: animation.playCount, hasAlpha: true, orientation: orientation, maxPixelSize: maxPixelSize,
+            preloadAll: options.preloadAll, limits: limit) { APNGFrameReader(data: data, animation: animation, limits: limit) }
+    }
+
+    static func decodeStill(_ bytes: UnsafeRawBufferPointer, limit: DecodingLimits, maxPixelSize: Int?) throws -> DecodedImage {
         if let layout = PNGChunkLayout(bytes), let decoder = PNGDirectDecoder(layout) {
             try limit.check(width: decoder.width, height: decoder.height)
             if var image = try decodeDirectly(decoder, maxPixelSize: maxPixelSize) {

@@ -103,36 +103,13 @@ enum WebPCodec {
         let width = Int(features.width), height = Int(features.height)
         try limits.check(width: width, height: height)
         let (durations, loopCount) = try frameTable(bytes)
-        let frameCount = options.onlyFirstFrame ? 1 : durations.count
-        try limits.check(width: width, height: height, frameCount: frameCount)
-        let onDemand = frameCount > 1 && !options.preloadAll
-        if !onDemand { try limits.checkHeldBytes(width: width, height: height, frameCount: frameCount) }
-        let target: (width: Int, height: Int) = maxPixelSize.map {
-            DownsamplingTarget.fit(width: width, height: height, maxPixelSize: $0)
-        } ?? (width, height)
-        let finish: @Sendable ([UInt8]) -> [UInt8] = { canvas in
-            let reduced = target == (width, height) ? canvas
-                : Resampler.resize(canvas, width: width, height: height, to: target.width, target.height, hasAlpha: true)
-            return orientation == .up ? reduced
-                : orientation.apply(to: reduced, width: target.width, height: target.height).pixels
-        }
+        let frames = options.onlyFirstFrame ? [durations[0]] : durations
+        try limits.check(width: width, height: height, frameCount: frames.count)
         let data = Data(bytes)
-        let reader = try WebPFrameReader(data: data)
-        var frames: [ImageFrame] = []
-        for index in 0..<(onDemand ? 1 : frameCount) {
-            guard let canvas = try reader.nextFrame() else { break }
-            frames.append(ImageFrame(pixels: finish(canvas), duration: durations[index]))
-        }
-        guard !frames.isEmpty else { throw corrupted("the animation has no frames") }
-        let upright = orientation.swapsDimensions ? (target.height, target.width) : target
-        var image = DecodedImage(width: upright.0, height: upright.1, frames: frames,
-                                 loopCount: frameCount > 1 ? loopCount : 0, hasAlpha: true, orientation: orientation)
-        if onDemand {
-            image.onDemand = OnDemandAnimation(durations: Array(durations.prefix(frameCount)), finish: finish) {
-                try WebPFrameReader(data: data)
-            }
-        }
-        return image
+        return try OnDemandAnimation.decodedImage(
+            canvasWidth: width, canvasHeight: height, durations: frames, loopCount: loopCount, hasAlpha: true,
+            orientation: orientation, maxPixelSize: maxPixelSize, preloadAll: options.preloadAll,
+            limits: limits) { try WebPFrameReader(data: data) }
     }
 
     /// Every frame's duration and the loop count, from the demuxer's frame table.

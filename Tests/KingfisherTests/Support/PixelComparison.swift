@@ -23,3 +23,14 @@ func maxDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
     for i in 0..<a.count { worst = max(worst, abs(Int(a[i]) - Int(b[i]))) }
     return worst
 }
+
+/// The largest per-channel difference between two equally sized RGBA buffers, counting only
+/// what can be seen: the colour of a pixel transparent in both is ignored.
+func maxVisibleDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    precondition(a.count == b.count)
+    var worst = 0
+    for i in stride(from: 0, to: a.count, by: 4) where a[i + 3] != 0 || b[i + 3] != 0 {
+        for c in 0..<4 { worst = max(worst, abs(Int(a[i + c]) - Int(b[i + c]))) }
+    }
+    return worst
+}
