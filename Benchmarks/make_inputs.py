@@ -3,7 +3,8 @@
 
 Usage: python3 Benchmarks/make_inputs.py OUTDIR
 
-Writes OUTDIR/photo_4000x3000.{jpg,png,webp} and photo_4000x3000_p3.jpg (Display P3 profile). The source is scikit-image's
+Writes OUTDIR/photo_4000x3000.{jpg,png,webp}, photo_4000x3000_p3.jpg (Display P3 profile) and
+anim_400x640x480.gif (400 frames). The source is scikit-image's
 bundled `coffee()` sample (shipped with the package, no download), cropped to
 4:3, upscaled with Lanczos to 4000x3000, plus seeded Gaussian noise (sigma 4)
 so the JPEG has realistic entropy rather than the smoothness of a pure upscale.
@@ -41,6 +42,25 @@ def make_pixels() -> np.ndarray:
     return np.clip(np.rint(pixels), 0, 255).astype(np.uint8)
 
 
+def make_animation(path: str) -> None:
+    """A 400-frame 640x480 GIF of ~5.8 MB: a dithered gradient with a 120x90 block of noise
+    moving across it, 128 colours, 40 ms a frame (Pillow stores each frame's changed area)."""
+    rng = np.random.default_rng(7)
+    y, x = np.mgrid[0:480, 0:640]
+    gradient = np.stack([x * 255 // 639, y * 255 // 479, (x + y) * 255 // 1118], axis=2).astype(np.uint8)
+    base = Image.fromarray(gradient).quantize(128, dither=Image.Dither.FLOYDSTEINBERG)
+    palette, indices = base.getpalette(), np.asarray(base)
+    frames = []
+    for i in range(400):
+        frame = indices.copy()
+        top, left = (i * 3) % 380, (i * 5) % 520
+        frame[top:top + 90, left:left + 120] = rng.integers(0, 128, (90, 120))
+        image = Image.fromarray(frame, "P")
+        image.putpalette(palette)
+        frames.append(image)
+    frames[0].save(path, save_all=True, append_images=frames[1:], duration=40, loop=0)
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         print(f"usage: {argv[0]} OUTDIR", file=sys.stderr)
@@ -56,6 +76,7 @@ def main(argv: list[str]) -> int:
     # The same photo tagged Display P3 (the profile of the test fixture), as iPhones write it.
     p3 = Image.open(os.path.join(FIXTURES, "color", "displayp3.jpg")).info["icc_profile"]
     img.save(base + "_p3.jpg", "JPEG", quality=JPEG_QUALITY, subsampling=2, optimize=False, icc_profile=p3)
+    make_animation(os.path.join(outdir, "anim_400x640x480.gif"))
     for ext in ("jpg", "png", "webp", "_p3.jpg"):
         path = f"{base}.{ext}" if ext[0] != "_" else base + ext
         print(f"{path}\t{os.path.getsize(path)} bytes")
