@@ -23,17 +23,33 @@ public enum ImageProcessorSpec {
     ///
     /// - Throws: ``ImageProcessingError/invalidSpec(spec:detail:)``.
     public static func processors(from spec: String, maxStepCount: Int = defaultMaxStepCount) throws -> [any ImageProcessing] {
-        let steps = spec.components(separatedBy: "|>").map { $0.trimmingCharacters(in: .whitespaces) }
         guard !spec.trimmingCharacters(in: .whitespaces).isEmpty else { throw invalid(spec, "it is empty") }
-        guard steps.count <= maxStepCount else {
-            throw invalid(String(spec.prefix(200)), "it has \(steps.count) steps, over the limit of \(maxStepCount)")
+        // Counted on the bytes, so that a hostile spec of a million steps is never split.
+        let stepCount = Self.stepCount(spec)
+        guard stepCount <= maxStepCount else {
+            throw invalid(String(spec.prefix(200)), "it has \(stepCount) steps, over the limit of \(maxStepCount)")
         }
+        let steps = spec.components(separatedBy: "|>").map { $0.trimmingCharacters(in: .whitespaces) }
         return try steps.map { step in
             do {
                 return try parseStep(step)
             } catch let detail as Detail {
                 throw invalid(spec, "in '\(step)': \(detail.text)")
             }
+        }
+    }
+
+    /// 1 + the number of "|>" separators, counted on the UTF-8 bytes.
+    private static func stepCount(_ spec: String) -> Int {
+        var spec = spec
+        return spec.withUTF8 { bytes in
+            var count = 1
+            var index = 1
+            while index < bytes.count {
+                if bytes[index] == 0x3E, bytes[index - 1] == 0x7C { count += 1 }
+                index += 1
+            }
+            return count
         }
     }
 
