@@ -15,15 +15,11 @@ import Testing
         var testDescription: String { file }
     }
 
-    static let directory = Fixtures.directory.appendingPathComponent("apng")
-    static let entries: [Entry] = {
-        struct Manifest: Decodable { var fixtures: [Entry] }
-        let data = try! Data(contentsOf: directory.appendingPathComponent("manifest.json"))
-        return try! JSONDecoder().decode(Manifest.self, from: data).fixtures
-    }()
+    static let folder = FixtureFolder<Entry>("apng")
+    static let entries = folder.entries
 
     static func data(_ file: String) throws -> Data {
-        try Data(contentsOf: directory.appendingPathComponent(file))
+        try folder.data(file)
     }
 
     @Test(arguments: entries)

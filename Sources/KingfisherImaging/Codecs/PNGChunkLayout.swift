@@ -21,18 +21,6 @@ struct PNGChunkLayout {
 
     private static let signature: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
 
-    private enum ChunkType {
-        static let header: UInt32 = 0x4948_4452  // IHDR
-        static let palette: UInt32 = 0x504C_5445  // PLTE
-        static let imageData: UInt32 = 0x4944_4154  // IDAT
-        static let end: UInt32 = 0x4945_4E44  // IEND
-        static let transparency: UInt32 = 0x7452_4E53  // tRNS
-        static let exif: UInt32 = 0x6558_4966  // eXIf
-
-        /// A critical chunk's type starts with an upper-case letter (bit 5 of its first byte clear).
-        static func isCritical(_ type: UInt32) -> Bool { type & 0x2000_0000 == 0 }
-    }
-
     /// Walks the chunks of `bytes`, which must stay valid while the layout is used.
     init?(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= 8, bytes.prefix(8).elementsEqual(Self.signature), let base = bytes.baseAddress else {
@@ -56,22 +44,22 @@ struct PNGChunkLayout {
             guard libdeflate_crc32(0, base + offset + 4, length + 4) == word(offset + 8 + length) else { return nil }
             let body = UnsafeRawBufferPointer(start: base + offset + 8, count: length)
             switch type {
-            case ChunkType.header:
+            case PNGChunkType.header:
                 guard offset == 8, length == 13 else { return nil }
                 header = body
-            case ChunkType.imageData:
-                guard header != nil, imageData.isEmpty || previousType == ChunkType.imageData else { return nil }
+            case PNGChunkType.imageData:
+                guard header != nil, imageData.isEmpty || previousType == PNGChunkType.imageData else { return nil }
                 imageData.append(body)
-            case ChunkType.transparency:
+            case PNGChunkType.transparency:
                 hasTransparencyChunk = true
-            case ChunkType.exif:
+            case PNGChunkType.exif:
                 exif = body
-            case ChunkType.end:
+            case PNGChunkType.end:
                 ended = true
-            case ChunkType.palette:
+            case PNGChunkType.palette:
                 break
             default:
-                guard !ChunkType.isCritical(type) else { return nil }
+                guard !PNGChunkType.isCritical(type) else { return nil }
             }
             guard header != nil else { return nil }
             previousType = type

@@ -4,15 +4,6 @@ import Foundation
 /// The colour space a PNG declares in the chunks before its image data, by the precedence of
 /// the PNG specification (third edition): cICP, then iCCP, then sRGB, then gAMA with cHRM.
 enum PNGColorChunks {
-    private enum ChunkType {
-        static let cicp: UInt32 = 0x6349_4350  // cICP
-        static let iccp: UInt32 = 0x6943_4350  // iCCP
-        static let srgb: UInt32 = 0x7352_4742  // sRGB
-        static let gamma: UInt32 = 0x6741_4D41  // gAMA
-        static let chromaticities: UInt32 = 0x6348_524D  // cHRM
-        static let imageData: UInt32 = 0x4944_4154  // IDAT
-    }
-
     /// gAMA's usual 1/2.2 is how old encoders label sRGB; applied literally it would darken the
     /// shadows of countless web images that browsers show as sRGB.
     private static let sRGBLikeGamma = 0.44955...0.45955
@@ -26,18 +17,18 @@ enum PNGColorChunks {
         var offset = 8
         while offset + 12 <= bytes.count {
             let length = Int(word(offset)), type = word(offset + 4)
-            guard length <= bytes.count - offset - 12, type != ChunkType.imageData else { break }
+            guard length <= bytes.count - offset - 12, type != PNGChunkType.imageData else { break }
             let body = UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<(offset + 8 + length)])
             switch type {
-            case ChunkType.cicp where length == 4:
+            case PNGChunkType.cicp where length == 4:
                 cicp = .cicp(primaries: Int(body[0]), transfer: Int(body[1]))
-            case ChunkType.iccp:
+            case PNGChunkType.iccp:
                 icc = inflatedProfile(body)
-            case ChunkType.srgb:
+            case PNGChunkType.srgb:
                 isSRGB = true
-            case ChunkType.gamma where length == 4:
+            case PNGChunkType.gamma where length == 4:
                 gamma = Double(body.loadUnaligned(as: UInt32.self).bigEndian) / 100_000
-            case ChunkType.chromaticities where length == 32:
+            case PNGChunkType.chromaticities where length == 32:
                 let v = (0..<8).map { Double(body.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self).bigEndian) / 100_000 }
                 chromaticities = .init(white: (v[0], v[1]), red: (v[2], v[3]), green: (v[4], v[5]), blue: (v[6], v[7]))
             default:

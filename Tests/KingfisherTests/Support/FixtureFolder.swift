@@ -1,0 +1,25 @@
+import Foundation
+
+/// A folder of fixtures under Fixtures/ with a manifest.json of its own (`{"fixtures": [...]}`),
+/// made by the generator script in that folder.
+struct FixtureFolder<Entry: Decodable & Sendable>: Sendable {
+    let directory: URL
+
+    init(_ name: String) {
+        directory = Fixtures.directory.appendingPathComponent(name)
+    }
+
+    private struct Manifest: Decodable {
+        var fixtures: [Entry]
+    }
+
+    /// The manifest's entries, in order.
+    var entries: [Entry] {
+        let data = try! Data(contentsOf: directory.appendingPathComponent("manifest.json"))
+        return try! JSONDecoder().decode(Manifest.self, from: data).fixtures
+    }
+
+    func data(_ file: String) throws -> Data {
+        try Data(contentsOf: directory.appendingPathComponent(file))
+    }
+}
