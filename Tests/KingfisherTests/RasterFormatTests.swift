@@ -218,7 +218,7 @@ import Testing
     }
 
     @Test func hugeTilesAreRefused() {
-        let data = Self.grayTIFF(width: 4, height: 4, extra: [(322, 65536), (323, 65536), (324, 200), (325, 16)])
+        let data = Self.grayTIFF(width: 4, height: 4, extra: [(322, 65536), (323, 65536), (324, 8), (325, 16)])
         let reason = codingErrorReason { _ = try KingfisherImage.decode(data: data) }
         guard case .corruptedData(.TIFF, let detail)? = reason else {
             Issue.record("expected corruptedData, got \(String(describing: reason))")

@@ -34,6 +34,8 @@ enum TIFFCodec {
                 throw corrupted("the image size is missing")
             }
             try limits.check(width: Int(width), height: Int(height))
+            // Refused before the pixels are allocated: a block libtiff would fail to read anyway.
+            guard !hasBlockPastTheEnd(tiff, byteCount: bytes.count) else { throw ImageCodingError.truncatedData(format: format) }
             let orientation = ImageOrientation(rawValue: Int(field(tiff, TIFFTAG_ORIENTATION) ?? 1)) ?? .up
             let failure = { decodingFailure(handle, bytes: bytes) }
             let layout = try sampleLayout(tiff)
@@ -74,13 +76,18 @@ enum TIFFCodec {
     /// A block that libtiff could not decode: truncated when a strip or tile lies beyond the end
     /// of the data, else corrupted, with libtiff's own message.
     private static func decodingFailure(_ handle: TIFFHandle, bytes: UnsafeRawBufferPointer) -> ImageCodingError {
-        let tiff = handle.tiff
-        let available = UInt64(bytes.count)
+        hasBlockPastTheEnd(handle.tiff, byteCount: bytes.count)
+            ? .truncatedData(format: format) : corrupted(handle.firstError ?? "libtiff cannot decode the image data")
+    }
+
+    /// Whether a strip or tile, as the directory places it, reaches past the end of the data.
+    private static func hasBlockPastTheEnd(_ tiff: OpaquePointer, byteCount: Int) -> Bool {
+        let available = UInt64(byteCount)
         for strile in 0..<TIFFNumberOfStrips(tiff) {
             let offset = TIFFGetStrileOffset(tiff, strile), size = TIFFGetStrileByteCount(tiff, strile)
-            if offset > available || available - offset < size { return .truncatedData(format: format) }
+            if offset > available || available - offset < size { return true }
         }
-        return corrupted(handle.firstError ?? "libtiff cannot decode the image data")
+        return false
     }
 
     // MARK: Raw samples
