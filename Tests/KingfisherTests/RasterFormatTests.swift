@@ -173,23 +173,26 @@ import Testing
         return Data(header + entry + payload)
     }
 
-    static let hostile: [(name: String, data: Data)] = {
+    /// Headers declaring more pixels than the limit, and the size each declares.
+    static let hostile: [(name: String, data: Data, width: Int, height: Int)] = {
         let bmpHeader = infoHeader(width: 100_000, height: 100_000, bitsPerPixel: 24)
         let bmp = Data(Array("BM".utf8) + le32(54) + le32(0) + le32(54) + bmpHeader)
         let png = try! Fixtures.data("png_100000x100000.png")
         return [
-            ("bmp", bmp),
+            ("bmp", bmp, 100_000, 100_000),
             ("bmp-top-down", Data(Array("BM".utf8) + le32(54) + le32(0) + le32(54)
-                + infoHeader(width: 100_000, height: -100_000 & 0xFFFF_FFFF))),
-            ("tiff", grayTIFF(width: 100_000, height: 100_000)),
-            ("ico-bmp", icon(payload: infoHeader(width: 100_000, height: 200_000))),
-            ("ico-png", icon(payload: [UInt8](png))),
+                + infoHeader(width: 100_000, height: -100_000 & 0xFFFF_FFFF)), 100_000, 100_000),
+            ("tiff", grayTIFF(width: 100_000, height: 100_000), 100_000, 100_000),
+            // A strip per row: refused before libtiff allocates its strip arrays.
+            ("tiff-4g-strips", grayTIFF(width: 1, height: 0xFFFF_FFFF, extra: [(278, 1)]), 1, 0xFFFF_FFFF),
+            ("ico-bmp", icon(payload: infoHeader(width: 100_000, height: 200_000)), 100_000, 100_000),
+            ("ico-png", icon(payload: [UInt8](png)), 100_000, 100_000),
         ]
     }()
 
     @Test(arguments: hostile.indices)
     func hugeDeclaredSizesAreRefusedFast(_ index: Int) throws {
-        let (name, data) = Self.hostile[index]
+        let (name, data, declaredWidth, declaredHeight) = Self.hostile[index]
         let clock = ContinuousClock()
         var reason: ImageCodingError?
         let elapsed = clock.measure { reason = codingErrorReason { _ = try KingfisherImage.decode(data: data) } }
@@ -198,7 +201,7 @@ import Testing
             return
         }
         #expect(format == data.kf.imageFileFormat)
-        #expect(width == 100_000 && height == 100_000)
+        #expect(width == declaredWidth && height == declaredHeight)
         #expect(elapsed < .milliseconds(100) * SanitizerAllowance.time, "\(name) took \(elapsed)")
         #expect(codingErrorReason { _ = try KingfisherImage.downsampled(data: data, maxPixelSize: 64) } == reason)
     }
@@ -214,6 +217,24 @@ import Testing
         for (x, y) in [(0, 0), (4199, 0), (17, 2500), (4199, 3999)] {
             let offset = (y * width + x) * 4, value = pixels[y * width + x]
             #expect(Array(image.pixels[offset..<offset + 4]) == [value, value, value, 255])
+        }
+    }
+
+    /// Data that cannot fill a large (allowed) canvas is refused before the canvas is allocated.
+    @Test func truncatedLargeImagesAreRefusedFast() {
+        let palette = [UInt8](repeating: 0x40, count: 256 * 4)
+        let codes: [UInt8] = [10, 3, 0, 0, 20, 7]  // two runs and an end of line, then nothing
+        let header = Self.infoHeader(width: 10_000, height: 9_000, bitsPerPixel: 8)
+        let offset = 14 + header.count + palette.count
+        var rle = Array("BM".utf8) + Self.le32(offset + codes.count) + Self.le32(0) + Self.le32(offset) + header + palette + codes
+        rle[14 + 16] = 1  // BI_RLE8
+        let strips = Self.grayTIFF(width: 10_000, height: 9_000)  // its strip runs far past the end
+        for (name, data) in [("bmp-rle8", Data(rle)), ("tiff", strips)] {
+            let clock = ContinuousClock()
+            var reason: ImageCodingError?
+            let elapsed = clock.measure { reason = codingErrorReason { _ = try KingfisherImage.decode(data: data) } }
+            #expect(reason == .truncatedData(format: data.kf.imageFileFormat), "\(name): \(String(describing: reason))")
+            #expect(elapsed < .milliseconds(100) * SanitizerAllowance.time, "\(name) took \(elapsed)")
         }
     }
 

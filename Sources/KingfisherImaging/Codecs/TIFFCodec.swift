@@ -22,9 +22,11 @@ enum TIFFCodec {
         // 16-bit RGBA) or for a block of the file, and no more: hostile tags cannot make it
         // allocate gigabytes.
         let maxAllocation = max(16 << 20, bytes.count, limits.maxPixelCount > Int.max / 8 ? Int.max : limits.maxPixelCount * 8)
+        // The size is checked before libtiff reads the directory, whose arrays it allocates.
+        let directory = TIFFFirstDirectory(bytes)
+        if let width = directory.width, let height = directory.height { try limits.check(width: width, height: height) }
         let openFailure = { (message: String?) -> ImageCodingError in
-            TIFFDirectoryExtent.firstDirectoryIsComplete(bytes)
-                ? corrupted(message ?? "libtiff cannot read the file") : .truncatedData(format: format)
+            directory.isComplete ? corrupted(message ?? "libtiff cannot read the file") : .truncatedData(format: format)
         }
         return try TIFFHandle.withHandle(bytes, maxSingleAllocation: maxAllocation, openFailure: openFailure) { handle in
             let tiff = handle.tiff
