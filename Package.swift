@@ -48,11 +48,16 @@ let package = Package(
             pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]
         ),
+        .systemLibrary(
+            name: "CTiff",
+            pkgConfig: "libtiff-4",
+            providers: [.apt(["libtiff-dev"])]
+        ),
         // Pixels only: no networking package may be added here, so that an app with its own
         // HTTP client can depend on this product alone (Tests/ImagingOnly checks the build).
         .target(
             name: "KingfisherImaging",
-            dependencies: ["CTurboJPEG", "CSpng", "CDeflate", "CGif", "CWebP", "CLCMS2"]
+            dependencies: ["CTurboJPEG", "CSpng", "CDeflate", "CGif", "CWebP", "CLCMS2", "CTiff"]
         ),
         .target(
             name: "Kingfisher",

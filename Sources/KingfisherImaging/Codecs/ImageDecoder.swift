@@ -18,7 +18,10 @@ package enum ImageDecoder {
             case .PNG: return try PNGCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
             case .GIF: return try GIFDecoder.decode(data, options: options, maxPixelSize: maxPixelSize)
             case .WebP: return try WebPCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
-            case .HEIC, .AVIF, .JXL, .TIFF, .BMP, .ICO: throw ImageCodingError.unsupportedFormat(format)
+            case .TIFF: return try TIFFCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            case .BMP: return try BMPDecoder.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            case .ICO: return try ICODecoder.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            case .HEIC, .AVIF, .JXL: throw ImageCodingError.unsupportedFormat(format)
             case .unknown: throw ImageCodingError.unknownFormat(description: describeContent(data))
             }
         }

@@ -896,7 +896,7 @@ def make_animated_webp():
 
 
 # ----------------------------------------------------------------------------
-# 6. other formats (recognition only)
+# 6. other formats (BMP and TIFF decoded; HEIC and AVIF recognised only)
 # ----------------------------------------------------------------------------
 
 def make_other_formats():
@@ -908,7 +908,7 @@ def make_other_formats():
             check(max_err(rgba_of(im), opaque(rgb)) == 0, name)
         stem = name.replace(".", "_")
         r = save_ref(stem + ".ref.png", opaque(rgb))
-        add(stem, name, fmt.lower(), "recognise", 16, 12, refs=[r], ref_kind="exact",
+        add(stem, name, fmt.lower(), "decode", 16, 12, refs=[r], ref_kind="exact",
             ref_max_error=0, notes="written by Pillow (%s, uncompressed)" % fmt)
 
     def ftyp(major, compatible):

@@ -25,14 +25,17 @@ enum Fixtures {
         var testDescription: String { file }
     }
 
-    private struct Manifest: Decodable {
-        var fixtures: [Entry]
+    static let all: [Entry] = manifest(in: directory)
+
+    /// The `fixtures` array of the manifest.json in `directory`.
+    static func manifest<Entry: Decodable>(in directory: URL) -> [Entry] {
+        let data = try! Data(contentsOf: directory.appendingPathComponent("manifest.json"))
+        return try! JSONDecoder().decode(Manifest<Entry>.self, from: data).fixtures
     }
 
-    static let all: [Entry] = {
-        let data = try! Data(contentsOf: directory.appendingPathComponent("manifest.json"))
-        return try! JSONDecoder().decode(Manifest.self, from: data).fixtures
-    }()
+    private struct Manifest<Entry: Decodable>: Decodable {
+        var fixtures: [Entry]
+    }
 
     static func entries(purpose: String) -> [Entry] { all.filter { $0.purpose == purpose } }
 

@@ -1,0 +1,178 @@
+/// Turns rows of TIFF samples, as libtiff decodes them, into straight-alpha RGBA8.
+///
+/// Samples of any depth from 1 to 16 bits are packed most significant bit first (libtiff has
+/// already put 16-bit ones in native byte order). Each is first read as its full-precision
+/// value, so that associated alpha is divided out and 16-bit samples are reduced to 8 bits
+/// (rounding, `(v * 255 + 32767) / 65535`) without dropping precision first.
+struct TIFFRowConverter {
+    /// How the colour samples of a pixel make a colour.
+    enum Colour {
+        /// One grey sample; `inverted` for PhotometricInterpretation 0 (white is zero).
+        case gray(inverted: Bool)
+        case rgb
+        /// Naive conversion, without a profile: each channel is (1 - C)(1 - K).
+        case cmyk
+        /// One index into `table`, 4 bytes (RGBA) per entry for every possible index.
+        case palette(table: [UInt8])
+
+        var sampleCount: Int {
+            switch self {
+            case .gray, .palette: return 1
+            case .rgb: return 3
+            case .cmyk: return 4
+            }
+        }
+    }
+
+    /// How the alpha sample (TIFF's first extra sample) relates to the colour samples.
+    enum Alpha {
+        /// Unassociated: colour stored as is.
+        case straight
+        /// Associated: colour stored multiplied by alpha, divided out here.
+        case associated
+    }
+
+    /// Where a channel's samples are: which plane's row, and the sample's index within a pixel
+    /// of that row (whose pixels have `samplesPerPixel` samples).
+    struct Source {
+        var plane: Int
+        var sample: Int
+    }
+
+    let colour: Colour
+    let alpha: Alpha?
+    let bitsPerSample: Int
+    /// Samples per pixel in one plane's row: all of them when contiguous, 1 when planar.
+    let samplesPerPixel: Int
+    /// The colour channels' sources, then alpha's.
+    let sources: [Source]
+    /// Every raw sample value reduced to 8 bits.
+    private let eightBit: [UInt8]
+    /// The current row's samples, `sources.count` per pixel.
+    private var samples: [UInt16]
+
+    init(colour: Colour, alpha: Alpha?, bitsPerSample: Int, samplesPerPixel: Int, sources: [Source]) {
+        precondition((1...16).contains(bitsPerSample) && sources.count == colour.sampleCount + (alpha == nil ? 0 : 1))
+        self.colour = colour
+        self.alpha = alpha
+        self.bitsPerSample = bitsPerSample
+        self.samplesPerPixel = samplesPerPixel
+        self.sources = sources
+        let maxValue = (1 << bitsPerSample) - 1
+        eightBit = (0...maxValue).map { UInt8(($0 * 255 + maxValue / 2) / maxValue) }
+        samples = []
+    }
+
+    /// Makes room for rows of up to `width` pixels.
+    mutating func reserve(width: Int) {
+        samples = [UInt16](repeating: 0, count: width * sources.count)
+    }
+
+    /// The bytes of one row of `width` pixels in one plane, padded to whole bytes as TIFF rows are.
+    static func rowBytes(width: Int, samplesPerPixel: Int, bitsPerSample: Int) -> Int? {
+        let (bits, overflow) = width.multipliedReportingOverflow(by: samplesPerPixel * bitsPerSample)
+        return overflow ? nil : (bits + 7) / 8
+    }
+
+    /// Converts `count` pixels whose rows start at `rows[plane]` (each holding at least
+    /// ``rowBytes(width:samplesPerPixel:bitsPerSample:)`` bytes for `count` pixels) into `out`.
+    mutating func convert(rows: UnsafeBufferPointer<UnsafeRawPointer>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+        precondition(count * sources.count <= samples.count)
+        let channels = sources.count
+        // The scratch row is moved out while `self`'s methods fill it (no copy).
+        var scratch: [UInt16] = []
+        swap(&scratch, &samples)
+        defer { swap(&scratch, &samples) }
+        scratch.withUnsafeMutableBufferPointer { samples in
+            for (channel, source) in sources.enumerated() {
+                unpack(rows[source.plane], firstSample: source.sample, count: count,
+                       into: samples.baseAddress! + channel, stride: channels)
+            }
+            if alpha == .associated { unassociate(samples.baseAddress!, count: count) }
+            eightBit.withUnsafeBufferPointer { eightBit in
+                write(samples.baseAddress!, eightBit: eightBit.baseAddress!, count: count, into: out)
+            }
+        }
+    }
+
+    /// Reads sample `firstSample + i * samplesPerPixel` of the row for each pixel `i`.
+    private func unpack(_ row: UnsafeRawPointer, firstSample: Int, count: Int,
+                        into dst: UnsafeMutablePointer<UInt16>, stride: Int) {
+        let step = samplesPerPixel
+        switch bitsPerSample {
+        case 8:
+            let bytes = row.assumingMemoryBound(to: UInt8.self)
+            for i in 0..<count { dst[i * stride] = UInt16(bytes[firstSample + i * step]) }
+        case 16:
+            for i in 0..<count {
+                dst[i * stride] = row.loadUnaligned(fromByteOffset: (firstSample + i * step) * 2, as: UInt16.self)
+            }
+        default:
+            let bits = bitsPerSample
+            let bytes = row.assumingMemoryBound(to: UInt8.self)
+            for i in 0..<count {
+                let bit = (firstSample + i * step) * bits
+                // A sample of up to 16 bits spans at most 3 bytes; read only those it covers.
+                let first = bit >> 3, last = (bit + bits - 1) >> 3
+                var window = 0
+                for index in first...last { window = window << 8 | Int(bytes[index]) }
+                let shift = (last + 1) * 8 - (bit + bits)
+                dst[i * stride] = UInt16((window >> shift) & ((1 << bits) - 1))
+            }
+        }
+    }
+
+    /// Divides each colour sample by its pixel's alpha, at full sample precision.
+    private func unassociate(_ samples: UnsafeMutablePointer<UInt16>, count: Int) {
+        let channels = sources.count, colours = channels - 1
+        let maxValue = UInt32((1 << bitsPerSample) - 1)
+        for i in 0..<count {
+            let pixel = samples + i * channels
+            let a = UInt32(pixel[colours])
+            if a == maxValue { continue }
+            for c in 0..<colours {
+                pixel[c] = a == 0 ? 0 : UInt16(min(maxValue, (UInt32(pixel[c]) * maxValue + a / 2) / a))
+            }
+        }
+    }
+
+    private func write(_ samples: UnsafePointer<UInt16>, eightBit: UnsafePointer<UInt8>, count: Int,
+                       into out: UnsafeMutablePointer<UInt8>) {
+        let channels = sources.count
+        let hasAlpha = alpha != nil
+        switch colour {
+        case .gray(let inverted):
+            let flip = inverted ? UInt16((1 << bitsPerSample) - 1) : 0
+            for i in 0..<count {
+                let pixel = samples + i * channels, o = out + i * 4
+                let v = eightBit[Int(pixel[0] ^ flip)]
+                o[0] = v; o[1] = v; o[2] = v
+                o[3] = hasAlpha ? eightBit[Int(pixel[1])] : 255
+            }
+        case .rgb:
+            for i in 0..<count {
+                let pixel = samples + i * channels, o = out + i * 4
+                o[0] = eightBit[Int(pixel[0])]
+                o[1] = eightBit[Int(pixel[1])]
+                o[2] = eightBit[Int(pixel[2])]
+                o[3] = hasAlpha ? eightBit[Int(pixel[3])] : 255
+            }
+        case .cmyk:
+            for i in 0..<count {
+                let pixel = samples + i * channels, o = out + i * 4
+                let k = 255 - Int(eightBit[Int(pixel[3])])
+                for c in 0..<3 { o[c] = UInt8(((255 - Int(eightBit[Int(pixel[c])])) * k + 127) / 255) }
+                o[3] = hasAlpha ? eightBit[Int(pixel[4])] : 255
+            }
+        case .palette(let table):
+            table.withUnsafeBufferPointer { table in
+                for i in 0..<count {
+                    let pixel = samples + i * channels, o = out + i * 4
+                    let entry = table.baseAddress! + Int(pixel[0]) * 4
+                    o[0] = entry[0]; o[1] = entry[1]; o[2] = entry[2]
+                    o[3] = hasAlpha ? eightBit[Int(pixel[1])] : entry[3]
+                }
+            }
+        }
+    }
+}
