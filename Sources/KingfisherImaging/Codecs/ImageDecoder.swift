@@ -18,7 +18,10 @@ package enum ImageDecoder {
             case .PNG: return try PNGCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
             case .GIF: return try GIFDecoder.decode(bytes, options: options, maxPixelSize: maxPixelSize)
             case .WebP: return try WebPCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
-            case .HEIC, .AVIF, .JXL, .TIFF, .BMP, .ICO: throw ImageCodingError.unsupportedFormat(format)
+            case .HEIC: return try HEIFCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            case .AVIF: return try AVIFCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            case .JXL: return try JXLCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            case .TIFF, .BMP, .ICO: throw ImageCodingError.unsupportedFormat(format)
             case .unknown: throw ImageCodingError.unknownFormat(description: describeContent(data))
             }
         }
