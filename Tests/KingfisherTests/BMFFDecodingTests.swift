@@ -48,7 +48,7 @@ import Testing
         let colorSpace = try Self.decoded(BMFFFixtures.data(entry.file)).colorSpace
         switch entry.colorSpace {
         case "icc":
-            let profile = try BMFFFixtures.data(entry.file.replacingOccurrences(of: ".avif", with: ".icc"))
+            let profile = try BMFFFixtures.data((entry.file as NSString).deletingPathExtension + ".icc")
             #expect(colorSpace == .icc(profile))
         default:
             #expect(colorSpace == .sRGB)
@@ -146,6 +146,19 @@ import Testing
             Issue.record("a 32767 x 32767 grid canvas: \(String(describing: reason))")
             return
         }
+    }
+
+    /// The decode-heic fuzzer's first finding: a grid of 64 x 4149 whose ispe says 64 x 48 decoded
+    /// to 64 x 4149 (and the parallel resampling of it made LeakSanitizer report libdispatch's
+    /// continuation cache). A derived image's canvas must be its ispe size.
+    @Test func heicGridCanvasMustMatchItsSize() throws {
+        let data = try Fixtures.data("fuzz/decode-heic/grid-canvas-larger-than-ispe")
+        let reason = codingErrorReason { _ = try KingfisherImage.decode(data: data) }
+        guard case .corruptedData(.HEIC, let detail)? = reason else {
+            Issue.record("expected corruptedData, got \(String(describing: reason))")
+            return
+        }
+        #expect(detail.contains("64x4149") && detail.contains("64x48"), "\(detail)")
     }
 
     @Test func irotAndImirMapOntoEXIFOrientations() {

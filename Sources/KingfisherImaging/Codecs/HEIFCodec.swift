@@ -62,6 +62,11 @@ enum HEIFCodec {
         if ispe.width > 0 && ispe.height > 0 { try limits.check(width: ispe.width, height: ispe.height) }
         if let canvas = HEIFDerivedImage.canvasSize(ofItem: item, in: bytes) {
             try limits.check(width: canvas.width, height: canvas.height)
+            // A derived image's ispe is its output size (ISO/IEC 23008-12 6.6.2); libheif 1.15
+            // would compose the canvas and return it instead of the size its header gave.
+            if ispe.width > 0 && (canvas.width, canvas.height) != (ispe.width, ispe.height) {
+                throw corrupted("the image's canvas is \(canvas.width)x\(canvas.height), its ispe says \(ispe.width)x\(ispe.height)")
+            }
         }
     }
 

@@ -25,7 +25,7 @@ files whose primary `ispe` box is patched to claim 16000 x 16000 pixels.
 
 Manifest entries: `file`, `format`, `reference` (the reference PNG), `width`/`height` (upright),
 `alpha` (whether the file has an alpha plane), `minPSNR` (dB, RGB, against the reference),
-`colorSpace` ("sRGB", "icc" or "cicp P/T"), `notes`. `thumbnail` describes the HEIC with a
+`colorSpace` ("sRGB", or "icc": the profile is the file's name with `.icc`), `notes`. `thumbnail` describes the HEIC with a
 thumbnail; `huge` lists the files that claim too many pixels.
 """
 
@@ -384,6 +384,12 @@ def make_heic():
 # AVIF
 # ----------------------------------------------------------------------------
 
+def srgb_profile():
+    """Pillow's sRGB ICC profile, with its creation date (bytes 24-35) zeroed."""
+    icc = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    return icc[:24] + bytes(12) + icc[36:]
+
+
 def avifdec(source, name, *options):
     out = TMP / (name + ".png")
     run("avifdec", "-d", "8", *options, source, out)
@@ -438,9 +444,7 @@ def make_avif():
     add("avif_irot_imir.avif", "avif", save_reference("avif_irot_imir.ref.png", ref), ref, False,
         notes="stored 64x48, irot 1 (90 ccw) then imir 1 (left-right): upright 48x64; reference: heif-convert")
 
-    # Pillow's sRGB profile, with its creation date (bytes 24-35) zeroed.
-    icc = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
-    icc = icc[:24] + bytes(12) + icc[36:]
+    icc = srgb_profile()
     (TMP / "profile.icc").write_bytes(icc)
     avifenc(TMP / "avif8.png", HERE / "avif_icc.avif", "-y", "420", "-d", "8", "--icc", TMP / "profile.icc")
     (HERE / "avif_icc.icc").write_bytes(icc)
@@ -499,6 +503,22 @@ def make_jxl():
     check(np.array_equal(ref[:, :, :3], to8(rgb16)), "jxl_16bit is lossless")
     add("jxl_16bit.jxl", "jxl", save_reference("jxl_16bit.ref.png", ref), ref, False,
         notes="16-bit lossless; reference: djxl's 16-bit PNG rounded to 8 bits")
+
+    # An ICC profile cjxl cannot replace by an encoded colour space: Pillow's sRGB profile with the
+    # red primary's X scaled by 0.8. Lossless, so the pixels stay in that space.
+    icc = bytearray(srgb_profile())
+    for index in range(struct.unpack(">I", icc[128:132])[0]):
+        signature, offset, _ = struct.unpack(">4sII", icc[132 + 12 * index:144 + 12 * index])
+        if signature == b"rXYZ":
+            x = struct.unpack(">i", icc[offset + 8:offset + 12])[0]
+            icc[offset + 8:offset + 12] = struct.pack(">i", int(x * 0.8))
+    (HERE / "jxl_icc.icc").write_bytes(bytes(icc))
+    Image.fromarray(rgb).save(TMP / "jxlicc.png", icc_profile=bytes(icc))
+    run("cjxl", "-d", "0", "-e", "3", TMP / "jxlicc.png", HERE / "jxl_icc.jxl")
+    ref = djxl(HERE / "jxl_icc.jxl", "jxl_icc")
+    check(np.array_equal(ref[:, :, :3], rgb), "jxl_icc is lossless")
+    add("jxl_icc.jxl", "jxl", save_reference("jxl_icc.ref.png", ref), ref, False, color_space="icc",
+        notes="lossless with a non-sRGB ICC profile (jxl_icc.icc); pixels not converted")
 
     # Orientation 6 (turn 90 degrees clockwise) from the PNG's eXIf chunk: the stored pixels are
     # the upright picture turned back.
