@@ -53,11 +53,26 @@ let package = Package(
             pkgConfig: "libtiff-4",
             providers: [.apt(["libtiff-dev"])]
         ),
+        .systemLibrary(
+            name: "CHeif",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]
+        ),
+        // No pkgConfig for libavif and libjxl: their .pc files add -D flags (AVIF_DLL,
+        // HWY_SHARED_DEFINE) that SwiftPM refuses with a warning; the headers are in /usr/include.
+        .systemLibrary(
+            name: "CAvif",
+            providers: [.apt(["libavif-dev"])]
+        ),
+        .systemLibrary(
+            name: "CJxl",
+            providers: [.apt(["libjxl-dev"])]
+        ),
         // Pixels only: no networking package may be added here, so that an app with its own
         // HTTP client can depend on this product alone (Tests/ImagingOnly checks the build).
         .target(
             name: "KingfisherImaging",
-            dependencies: ["CTurboJPEG", "CSpng", "CDeflate", "CGif", "CWebP", "CLCMS2", "CTiff"]
+            dependencies: ["CTurboJPEG", "CSpng", "CDeflate", "CGif", "CWebP", "CLCMS2", "CTiff", "CHeif", "CAvif", "CJxl"]
         ),
         .target(
             name: "Kingfisher",

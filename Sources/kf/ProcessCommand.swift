@@ -24,10 +24,10 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Processors to apply, e.g. 'downsample(400x400)'.")
     var processor: String?
 
-    @Option(help: "Output format: png, jpeg, gif or webp. Default: from the output file's extension.")
+    @Option(help: "Output format: png, jpeg, gif, webp or avif. Default: from the output file's extension.")
     var format: String?
 
-    @Option(help: "Quality for JPEG and lossy WebP, 0...1. Default 0.9; WebP at 1.0 is lossless.")
+    @Option(help: "Quality for JPEG, WebP and AVIF, 0...1. Default 0.9; WebP and AVIF at 1.0 are lossless.")
     var quality: Double = 0.9
 
     @Option(help: "Refuse images with more pixels than this per frame.")
@@ -56,7 +56,7 @@ struct ProcessCommand: ParsableCommand {
     private func outputFormat() throws -> ImageFileFormat {
         let name = format ?? (output as NSString).pathExtension
         guard let outputFormat = Self.outputFormat(named: name) else {
-            throw ValidationError("unknown output format '\(name)': use png, jpeg, gif or webp")
+            throw ValidationError("unknown output format '\(name)': use png, jpeg, gif, webp or avif")
         }
         return outputFormat
     }
@@ -70,7 +70,7 @@ struct ProcessCommand: ParsableCommand {
             let context = ImageProcessingContext(imageCreatingOptions: ImageCreatingOptions(maxPixelCount: maxPixels, preserveColorProfile: keepColorProfile))
             let image = try imageProcessor.process(.data(data), in: context)
             encoded = try image.encoded(as: outputFormat, compressionQuality: quality,
-                                        lossless: outputFormat == .WebP && quality >= 1)
+                                        lossless: [.WebP, .AVIF].contains(outputFormat) && quality >= 1)
         } catch {
             exitWithError("\(input): \(String(describing: error).split(separator: "\n")[0])", status: ExitStatus.refusedInput)
         }
@@ -83,6 +83,7 @@ struct ProcessCommand: ParsableCommand {
         case "jpg", "jpeg": return .JPEG
         case "gif": return .GIF
         case "webp": return .WebP
+        case "avif": return .AVIF
         default: return nil
         }
     }

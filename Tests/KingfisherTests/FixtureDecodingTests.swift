@@ -59,11 +59,22 @@ import Testing
         if entry.refKind == "exact" && entry.format != "jpeg" { #expect(maxDifference(image.pixels, reference.pixels) == 0) }
     }
 
+    /// The refusal names the recognised format: files without refs (sample.heic, sample.avif: an
+    /// `ftyp` box and nothing else) are damaged data of that format; the others are refused as
+    /// unsupported until their format has a decoder.
     @Test(arguments: Fixtures.entries(purpose: "recognise"))
     func recognisedFormatsAreRefusedByName(_ entry: Fixtures.Entry) throws {
         let data = try Fixtures.data(entry.file)
         let format = data.kf.imageFileFormat
         #expect(format.rawValue.lowercased() == entry.format.lowercased())
-        #expect(codingErrorReason { _ = try KingfisherImage.decode(data: data) } == .unsupportedFormat(format))
+        let reason = codingErrorReason { _ = try KingfisherImage.decode(data: data) }
+        guard entry.refs?.isEmpty ?? true else {
+            #expect(reason == .unsupportedFormat(format))
+            return
+        }
+        switch reason {
+        case .corruptedData(format, _)?, .truncatedData(format)?: break
+        default: Issue.record("\(entry.file): \(String(describing: reason))")
+        }
     }
 }

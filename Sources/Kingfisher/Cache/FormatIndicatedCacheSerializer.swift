@@ -12,6 +12,8 @@ public struct FormatIndicatedCacheSerializer: CacheSerializer {
     public static let gif = FormatIndicatedCacheSerializer(imageFormat: .GIF, compressionQuality: nil)
     /// Stores lossless WebP.
     public static let webp = FormatIndicatedCacheSerializer(fileFormat: .WebP, compressionQuality: 1.0)
+    /// Stores lossless AVIF.
+    public static let avif = FormatIndicatedCacheSerializer(fileFormat: .AVIF, compressionQuality: 1.0)
 
     /// Stores JPEG at `compressionQuality` (0…1).
     public static func jpeg(compressionQuality: CGFloat) -> FormatIndicatedCacheSerializer {
@@ -23,15 +25,20 @@ public struct FormatIndicatedCacheSerializer: CacheSerializer {
         FormatIndicatedCacheSerializer(fileFormat: .WebP, compressionQuality: compressionQuality)
     }
 
+    /// Stores lossy AVIF at `compressionQuality` (0…1; 1.0 is lossless).
+    public static func avif(compressionQuality: CGFloat) -> FormatIndicatedCacheSerializer {
+        FormatIndicatedCacheSerializer(fileFormat: .AVIF, compressionQuality: compressionQuality)
+    }
+
     /// The format images are stored in.
     public let fileFormat: ImageFileFormat
-    /// Kingfisher's view of ``fileFormat`` (`unknown` for WebP).
+    /// Kingfisher's view of ``fileFormat`` (`unknown` for WebP and AVIF).
     public var imageFormat: ImageFormat { ImageFormat(fileFormat) }
-    /// Quality for JPEG and WebP; `nil` means 1.0.
+    /// Quality for JPEG, WebP and AVIF; `nil` means 1.0.
     public let compressionQuality: CGFloat?
 
-    /// Creates a serializer for `imageFormat`; `compressionQuality` (0…1) applies to JPEG and
-    /// WebP, `nil` meaning 1.0.
+    /// Creates a serializer for `imageFormat`; `compressionQuality` (0…1) applies to JPEG,
+    /// `nil` meaning 1.0.
     public init(imageFormat: ImageFormat, compressionQuality: CGFloat?) {
         self.init(fileFormat: ImageFileFormat(imageFormat), compressionQuality: compressionQuality)
     }

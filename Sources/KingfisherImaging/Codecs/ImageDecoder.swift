@@ -21,7 +21,9 @@ package enum ImageDecoder {
             case .TIFF: return try TIFFCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
             case .BMP: return try BMPDecoder.decode(bytes, options: options, maxPixelSize: maxPixelSize)
             case .ICO: return try ICODecoder.decode(bytes, options: options, maxPixelSize: maxPixelSize)
-            case .HEIC, .AVIF, .JXL: throw ImageCodingError.unsupportedFormat(format)
+            case .HEIC: return try HEIFCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            case .AVIF: return try AVIFCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            case .JXL: return try JXLCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
             case .unknown: throw ImageCodingError.unknownFormat(description: describeContent(data))
             }
         }

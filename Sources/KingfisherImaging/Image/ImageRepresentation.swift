@@ -6,12 +6,14 @@ extension KingfisherImage {
     /// - Parameters:
     ///   - format: `.PNG` (alpha kept), `.JPEG` (alpha flattened onto opaque white), `.GIF`
     ///     (the original bytes of an unmodified GIF, else a palette-quantised, animated when the
-    ///     image has frames), `.WebP` (animated when the image has frames), or `.unknown` (PNG).
-    ///     Formats this library only reads (see ``ImageFileFormat/isEncodable``) throw `encodingFailed`.
-    ///   - compressionQuality: 0…1 for JPEG and lossy WebP. Default 1.0.
-    ///   - lossless: For WebP, encode losslessly and ignore the quality. Default `false`.
+    ///     image has frames), `.WebP` (animated when the image has frames), `.AVIF` (8-bit, the
+    ///     first frame of an animated image; 4:4:4 at qualities of 0.9 and above, else 4:2:0), or
+    ///     `.unknown` (PNG). Formats this library only reads (see ``ImageFileFormat/isEncodable``)
+    ///     throw `encodingFailed`.
+    ///   - compressionQuality: 0…1 for JPEG, lossy WebP and lossy AVIF. Default 1.0.
+    ///   - lossless: For WebP and AVIF, encode losslessly and ignore the quality. Default `false`.
     ///
-    /// An image with a ``colorProfile`` has it embedded (PNG, JPEG, WebP); GIF has no place for one.
+    /// An image with a ``colorProfile`` has it embedded (PNG, JPEG, WebP); GIF and AVIF output are sRGB values without one.
     public func encoded(as format: ImageFileFormat, compressionQuality: CGFloat = 1.0, lossless: Bool = false) throws -> Data {
         let data = try encodedPixels(as: format, compressionQuality: compressionQuality, lossless: lossless)
         guard let colorProfile else { return data }
@@ -29,7 +31,9 @@ extension KingfisherImage {
             return try GIFEncoder.encode(self)
         case .WebP:
             return try WebPCodec.encode(self, quality: compressionQuality, lossless: lossless)
-        case .AVIF, .HEIC, .JXL, .TIFF, .BMP, .ICO:
+        case .AVIF:
+            return try AVIFEncoder.encode(self, quality: compressionQuality, lossless: lossless)
+        case .HEIC, .JXL, .TIFF, .BMP, .ICO:
             throw ImageCodingError.encodingFailed(format: format, detail: "\(format) encoding is not supported")
         }
     }
@@ -59,16 +63,22 @@ extension KingfisherWrapper where Base: KingfisherImage {
         try? base.encoded(as: .WebP, compressionQuality: compressionQuality, lossless: lossless)
     }
 
+    /// AVIF data, lossy at `compressionQuality` (0…1, default 0.8) or lossless; an animated
+    /// image gives its first frame. `nil` on failure.
+    public func avifRepresentation(compressionQuality: CGFloat = 0.8, lossless: Bool = false) -> Data? {
+        try? base.encoded(as: .AVIF, compressionQuality: compressionQuality, lossless: lossless)
+    }
+
     /// Data of the image in `format`, as Kingfisher's `data(format:compressionQuality:)`:
     /// `.unknown` gives PNG. `nil` on failure.
     public func data(format: ImageFormat, compressionQuality: CGFloat = 1.0) -> Data? {
         data(fileFormat: ImageFileFormat(format), compressionQuality: compressionQuality)
     }
 
-    /// Data of the image in any format this library encodes: `.unknown` gives PNG; for WebP, a
-    /// quality of 1.0 (the default) means lossless. `nil` on failure.
+    /// Data of the image in any format this library encodes: `.unknown` gives PNG; for WebP and
+    /// AVIF, a quality of 1.0 (the default) means lossless. `nil` on failure.
     public func data(fileFormat: ImageFileFormat, compressionQuality: CGFloat = 1.0) -> Data? {
         try? base.encoded(as: fileFormat, compressionQuality: compressionQuality,
-                          lossless: fileFormat == .WebP && compressionQuality >= 1.0)
+                          lossless: [.WebP, .AVIF].contains(fileFormat) && compressionQuality >= 1.0)
     }
 }

@@ -921,7 +921,7 @@ def make_other_formats():
     for stem, fmt in (("sample_heic", "heic"), ("sample_avif", "avif")):
         add(stem, "sample." + fmt, fmt, "recognise", frames=None, has_alpha=None,
             notes="ISO-BMFF 'ftyp' box (major brand '%s') + a 'free' box only; "
-                  "not decodable" % fmt)
+                  "not decodable: refused as corrupted or truncated data of that format" % fmt)
 
 
 # ----------------------------------------------------------------------------

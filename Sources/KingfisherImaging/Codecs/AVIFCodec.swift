@@ -1,0 +1,96 @@
+import CAvif
+import Foundation
+
+/// AVIF decoding through libavif (AV1 by dav1d): the primary item, or the first frame of an image
+/// sequence; alpha (premultiplied alpha made straight); 10- and 12-bit samples rounded to 8 bits
+/// by libavif's YUV to RGB conversion. libavif 0.11 only reports `irot` and `imir`, so they are
+/// applied here. `clap` is not applied (neither does avifdec 0.11).
+enum AVIFCodec {
+    private static let format = ImageFileFormat.AVIF
+
+    /// libavif's own pixel limit (`AVIF_DEFAULT_IMAGE_SIZE_LIMIT`), which it refuses to raise.
+    private static let libraryPixelLimit = 16384 * 16384
+
+    /// Whether libavif has dav1d: the AV1 decoder that takes libavif's pixel limit as its frame
+    /// size limit, so that AV1 data declaring a larger frame than its container is refused.
+    private static let hasDav1d = avifCodecName(AVIF_CODEC_CHOICE_DAV1D, avifCodecFlags(AVIF_CODEC_FLAG_CAN_DECODE.rawValue)) != nil
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+        guard let decoder = avifDecoderCreate() else { throw corrupted("libavif could not start") }
+        defer { avifDecoderDestroy(decoder) }
+        if hasDav1d { decoder.pointee.codecChoice = AVIF_CODEC_CHOICE_DAV1D }
+        // Files from encoders that left out `pixi` (libheif before 1.12) or the alpha item's
+        // `ispe` (cavif before avif-serialize 0.7.4) decode fine; an invalid `clap` is refused.
+        decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_CLAP_VALID.rawValue)
+        // Metadata is not read: EXIF orientation does not apply to HEIF images.
+        decoder.pointee.ignoreExif = AVIF_TRUE
+        decoder.pointee.ignoreXMP = AVIF_TRUE
+        try check(avifDecoderSetIOMemory(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count),
+                  decoder, bytes)
+        try check(avifDecoderParse(decoder), decoder, bytes)
+        let limits = DecodingLimits(options, format: format)
+        guard let header = decoder.pointee.image else { throw corrupted("libavif returned no image") }
+        try limits.check(width: Int(header.pointee.width), height: Int(header.pointee.height))
+        // dav1d is started with the first frame and takes this as its frame size limit.
+        decoder.pointee.imageSizeLimit = UInt32(min(limits.maxPixelCount, libraryPixelLimit))
+        try check(avifDecoderNextImage(decoder), decoder, bytes)
+        guard let image = decoder.pointee.image else { throw corrupted("libavif returned no image") }
+        let width = Int(image.pointee.width), height = Int(image.pointee.height)
+        try limits.check(width: width, height: height)
+
+        let orientation = transform(of: image.pointee).orientation
+        var target = (width: width, height: height)
+        if let maxPixelSize {
+            target = DownsamplingTarget.fit(storedWidth: width, height: height, orientation: orientation,
+                                            maxPixelSize: maxPixelSize)
+        }
+        var rgb = avifRGBImage()
+        avifRGBImageSetDefaults(&rgb, image)
+        rgb.format = AVIF_RGB_FORMAT_RGBA
+        rgb.depth = 8
+        rgb.rowBytes = UInt32(width * 4)
+        var conversion = AVIF_RESULT_OK
+        let pixels = PixelBuffer.make(count: width * height * 4) { out in
+            rgb.pixels = out
+            conversion = avifImageYUVToRGB(image, &rgb)
+        }
+        guard conversion == AVIF_RESULT_OK else { throw corrupted(String(cString: avifResultToString(conversion))) }
+        var decoded = DecodedImage(width: width, height: height, frames: [ImageFrame(pixels: pixels)],
+                                   hasAlpha: image.pointee.alphaPlane != nil)
+        let icc = image.pointee.icc
+        decoded.colorSpace = icc.size > 0 && icc.data != nil
+            ? .icc(Data(bytes: icc.data, count: icc.size))
+            : .fromCICP(primaries: Int(image.pointee.colorPrimaries), transfer: Int(image.pointee.transferCharacteristics))
+        decoded.resample(to: target.width, target.height)
+        decoded.applyOrientation(orientation)
+        // irot and imir are not EXIF orientation: the image reports none, as a HEIC does.
+        decoded.orientation = .up
+        return decoded
+    }
+
+    /// The `irot` and `imir` properties libavif found.
+    private static func transform(of image: avifImage) -> HEIFTransform {
+        let flags = image.transformFlags
+        let turns = flags & avifTransformFlags(AVIF_TRANSFORM_IROT.rawValue) != 0 ? Int(image.irot.angle) : 0
+        var mirror: HEIFTransform.Mirror?
+        if flags & avifTransformFlags(AVIF_TRANSFORM_IMIR.rawValue) != 0 {
+            mirror = image.imir.mode == 0 ? .topBottom : .leftRight
+        }
+        return HEIFTransform(anticlockwiseQuarterTurns: turns, mirror: mirror)
+    }
+
+    // MARK: Errors
+
+    private static func corrupted(_ detail: String) -> ImageCodingError {
+        .corruptedData(format: format, detail: detail)
+    }
+
+    private static func check(_ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>,
+                              _ bytes: UnsafeRawBufferPointer) throws {
+        guard result != AVIF_RESULT_OK else { return }
+        if result == AVIF_RESULT_TRUNCATED_DATA || BMFFBox.isTruncated(bytes) {
+            throw ImageCodingError.truncatedData(format: format)
+        }
+        throw corrupted(decoder.pointee.diag.message(for: result))
+    }
+}

@@ -1,0 +1,11 @@
+import CAvif
+
+extension avifDiagnostics {
+    /// What went wrong in a libavif call that returned `result`: the result's name, then the
+    /// detail libavif wrote into these diagnostics, if any.
+    func message(for result: avifResult) -> String {
+        let name = String(cString: avifResultToString(result))
+        let detail = withUnsafeBytes(of: error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return detail.isEmpty ? name : "\(name): \(detail)"
+    }
+}
