@@ -43,8 +43,10 @@ for target in "${targets[@]}"; do
     echo "Fuzzing $target for $seconds s (log: $log)"
     status=0
     # Swift's own crash backtracer is off: it reads the crashed process's memory, which
-    # AddressSanitizer then reports in place of the real failure.
-    KF_FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}" "$binary" \
+    # AddressSanitizer then reports in place of the real failure. Fuzz/lsan-suppressions.txt says
+    # which leak reports are false (libdispatch's continuation cache).
+    KF_FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}" \
+        LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt:${LSAN_OPTIONS:-}" "$binary" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -print_final_stats=1 \
         -artifact_prefix="Fuzz/findings/$target-" "$corpus" "$seeds/$target" "${extra[@]}" >"$log" 2>&1 || status=$?
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")

@@ -150,6 +150,22 @@ import Testing
         }
     }
 
+    /// A grid whose data is too short to hold its size (the iloc extent cut to 4 bytes) is refused
+    /// rather than left to libheif unchecked.
+    @Test func heicGridCanvasMustBeReadable() throws {
+        var data = try BMFFFixtures.data("heic_8bit.heic")
+        // iloc entry of item 2: construction method 1 (idat), base 0, one extent: offset 0, length 8.
+        let entry = Data([0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 8])
+        let range = try #require(data.firstRange(of: entry))
+        data[range.upperBound - 1] = 4
+        let reason = codingErrorReason { _ = try KingfisherImage.decode(data: data) }
+        guard case .corruptedData(.HEIC, let detail)? = reason else {
+            Issue.record("expected corruptedData, got \(String(describing: reason))")
+            return
+        }
+        #expect(detail.contains("size cannot be read"), "\(detail)")
+    }
+
     /// The decode-heic fuzzer's first finding: a grid of 64 x 4149 whose ispe says 64 x 48 decoded
     /// to 64 x 4149 (and the parallel resampling of it made LeakSanitizer report libdispatch's
     /// continuation cache). A derived image's canvas must be its ispe size.

@@ -48,10 +48,13 @@ import Testing
 
     /// The fifth is an animated WebP the decode fuzzer found: libwebp allocated its 3.7 GB canvas
     /// before the limit was checked. (calloc leaves such memory untouched, so only libFuzzer's
-    /// malloc limit sees it: scripts/fuzz.sh replays Fixtures/fuzz/ under that limit.) Then HEIC,
-    /// AVIF and JPEG XL headers claiming 16000 x 16000 pixels or more (Fixtures/bmff).
+    /// malloc limit sees it: scripts/fuzz.sh replays Fixtures/fuzz/ under that limit.) The sixth,
+    /// from the decode-heic fuzzer, is a 64x48 HEIC whose grid declares 16384 x 21044: libheif 1.15
+    /// composed that canvas (2.4 GB) unchecked. Then HEIC, AVIF and JPEG XL headers claiming
+    /// 16000 x 16000 pixels or more (Fixtures/bmff).
     @Test(arguments: ["png_100000x100000.png", "jpeg_65000x65000.jpg", "gif_huge_screen.gif", "webp_huge.webp",
-                      "fuzz/decode/webp-animation-huge-canvas"] + BMFFFixtures.huge.map { "bmff/" + $0 })
+                      "fuzz/decode/webp-animation-huge-canvas", "fuzz/decode-heic/grid-canvas-behind-iloc-index-size"]
+                     + BMFFFixtures.huge.map { "bmff/" + $0 })
     func decompressionBombsAreRefusedFromTheHeader(_ file: String) throws {
         let data = try Fixtures.data(file)
         let clock = ContinuousClock()

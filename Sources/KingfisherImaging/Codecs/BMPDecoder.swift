@@ -104,6 +104,9 @@ enum BMPDecoder {
         /// Where each channel's table starts in `tables`.
         let offsets: SIMD4<UInt32>
         let tables: [UInt8]
+        /// The byte holding each colour channel, and alpha's (`nil`: opaque), when every mask
+        /// is one whole byte (BGR, BGRX, BGRA: most files), read without the tables.
+        let bytes: (red: Int, green: Int, blue: Int, alpha: Int?)?
 
         init(_ masks: BMPHeader.Masks, bitsPerPixel: Int, format: ImageFileFormat) throws {
             bytesPerPixel = bitsPerPixel / 8
@@ -131,11 +134,28 @@ enum BMPDecoder {
             self.maxValues = maxValues
             self.offsets = offsets
             self.tables = tables
+            let byteOf = { (mask: UInt32) -> Int? in
+                (0..<bitsPerPixel / 8).first { mask == 0xFF << ($0 * 8) }
+            }
+            if let red = byteOf(masks.red), let green = byteOf(masks.green), let blue = byteOf(masks.blue),
+               masks.alpha == 0 || byteOf(masks.alpha) != nil {
+                bytes = (red, green, blue, byteOf(masks.alpha))
+            } else {
+                bytes = nil
+            }
         }
 
         func row(_ src: UnsafeRawPointer, width: Int, into dst: UnsafeMutableRawPointer) {
             let bytes = src.assumingMemoryBound(to: UInt8.self)
             let out = dst.assumingMemoryBound(to: UInt8.self)
+            if let (red, green, blue, alpha) = self.bytes {
+                for x in 0..<width {
+                    let p = bytes + x * bytesPerPixel, o = out + x * 4
+                    o[0] = p[red]; o[1] = p[green]; o[2] = p[blue]
+                    o[3] = alpha.map { p[$0] } ?? 255
+                }
+                return
+            }
             tables.withUnsafeBufferPointer { tables in
                 let table = tables.baseAddress!
                 for x in 0..<width {

@@ -60,13 +60,19 @@ enum HEIFCodec {
         try limits.check(width: width, height: height)
         let ispe = (width: Int(heif_image_handle_get_ispe_width(handle)), height: Int(heif_image_handle_get_ispe_height(handle)))
         if ispe.width > 0 && ispe.height > 0 { try limits.check(width: ispe.width, height: ispe.height) }
-        if let canvas = HEIFDerivedImage.canvasSize(ofItem: item, in: bytes) {
-            try limits.check(width: canvas.width, height: canvas.height)
+        switch HEIFDerivedImage.canvas(ofItem: item, in: bytes) {
+        case .none:
+            break
+        case .size(let canvasWidth, let canvasHeight):
+            try limits.check(width: canvasWidth, height: canvasHeight)
             // A derived image's ispe is its output size (ISO/IEC 23008-12 6.6.2); libheif 1.15
             // would compose the canvas and return it instead of the size its header gave.
-            if ispe.width > 0 && (canvas.width, canvas.height) != (ispe.width, ispe.height) {
-                throw corrupted("the image's canvas is \(canvas.width)x\(canvas.height), its ispe says \(ispe.width)x\(ispe.height)")
+            if ispe.width > 0 && (canvasWidth, canvasHeight) != (ispe.width, ispe.height) {
+                throw corrupted("the image's canvas is \(canvasWidth)x\(canvasHeight), its ispe says \(ispe.width)x\(ispe.height)")
             }
+        case .unreadable:
+            // Unchecked, the canvas could be any size up to libheif's 32768 x 32768.
+            throw corrupted("the grid or overlay's size cannot be read")
         }
     }
 

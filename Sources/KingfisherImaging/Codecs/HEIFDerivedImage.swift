@@ -3,34 +3,48 @@
 /// own data declares, which nothing checks against the `ispe` size the handle reports: a file of a
 /// few hundred bytes could claim a 32767 x 32767 grid. Reading the declaration here lets the pixel
 /// limit see it before libheif allocates anything.
+///
+/// The boxes are read the way libheif 1.15 reads them, quirks included (an `iloc` index field only
+/// in version 2 and only of 4 or 8 bytes, fields of other sizes absent, the last `infe` of an item
+/// winning, the item's extents concatenated), so that both see the same canvas.
 enum HEIFDerivedImage {
-    /// The canvas size `item`'s data declares when the item is a `grid` or an `iovl`; `nil` for
-    /// other items or when the boxes that describe it cannot be read (libheif then refuses the file).
-    static func canvasSize(ofItem item: UInt32, in bytes: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
+    enum Canvas: Equatable {
+        /// The item is not a grid or an overlay.
+        case none
+        /// The canvas size the item's data declares.
+        case size(width: Int, height: Int)
+        /// The item is a grid or an overlay whose declaration cannot be read.
+        case unreadable
+    }
+
+    static func canvas(ofItem item: UInt32, in bytes: UnsafeRawBufferPointer) -> Canvas {
         let top = BMFFBox.sequence(in: bytes, 0..<bytes.count)
-        guard let meta = top.first(where: { $0.type == BMFFBox.fourCC("meta") }) else { return nil }
+        guard let meta = top.first(where: { $0.type == BMFFBox.fourCC("meta") }) else { return .none }
         let boxes = meta.children(in: bytes, skip: 4)
         func box(_ type: StaticString) -> BMFFBox? { boxes.first { $0.type == BMFFBox.fourCC(type) } }
         guard let iinf = box("iinf"), let kind = itemType(item, iinf: iinf, bytes),
-              kind == BMFFBox.fourCC("grid") || kind == BMFFBox.fourCC("iovl"),
-              let iloc = box("iloc"),
-              let data = itemData(item, iloc: iloc, idat: box("idat"), bytes) else { return nil }
+              kind == BMFFBox.fourCC("grid") || kind == BMFFBox.fourCC("iovl") else { return .none }
+        guard let iloc = box("iloc"), let data = itemData(item, iloc: iloc, idat: box("idat"), bytes) else { return .unreadable }
         // grid: version, flags, rows - 1, columns - 1; iovl: version, flags, four 16-bit fill values.
         // Then the output width and height, 32-bit when flags bit 0 is set, else 16-bit.
         let headerSize = kind == BMFFBox.fourCC("grid") ? 4 : 10
-        guard let flags = BMFFBox.integer(bytes, at: data.lowerBound + 1, size: 1, within: data) else { return nil }
-        let fieldSize = flags & 1 == 1 ? 4 : 2
-        guard let width = BMFFBox.integer(bytes, at: data.lowerBound + headerSize, size: fieldSize, within: data),
-              let height = BMFFBox.integer(bytes, at: data.lowerBound + headerSize + fieldSize, size: fieldSize, within: data)
-        else { return nil }
-        return (width, height)
+        guard data.count >= 2 else { return .unreadable }
+        let fieldSize = data[1] & 1 == 1 ? 4 : 2
+        guard data.count >= headerSize + 2 * fieldSize else { return .unreadable }
+        func field(_ offset: Int) -> Int { data[offset..<offset + fieldSize].reduce(0) { $0 << 8 | Int($1) } }
+        return .size(width: field(headerSize), height: field(headerSize + fieldSize))
     }
 
-    /// The item type (`infe` version 2 or 3) of `item`.
+    /// The item type (`infe` version 2 or 3) of `item`; the last entry for it counts.
     private static func itemType(_ item: UInt32, iinf: BMFFBox, _ bytes: UnsafeRawBufferPointer) -> UInt32? {
-        guard let version = BMFFBox.integer(bytes, at: iinf.contents.lowerBound, size: 1, within: iinf.contents) else { return nil }
-        // FullBox header, then the entry count (16 bits in version 0, else 32).
-        for infe in iinf.children(in: bytes, skip: version == 0 ? 6 : 8) where infe.type == BMFFBox.fourCC("infe") {
+        let range = iinf.contents
+        guard let version = BMFFBox.integer(bytes, at: range.lowerBound, size: 1, within: range) else { return nil }
+        // FullBox header, then the entry count (16 bits in version 0, else 32); no entries, no children.
+        let countSize = version == 0 ? 2 : 4
+        guard let count = BMFFBox.integer(bytes, at: range.lowerBound + 4, size: countSize, within: range),
+              count > 0 else { return nil }
+        var type: UInt32?
+        for infe in iinf.children(in: bytes, skip: 4 + countSize) where infe.type == BMFFBox.fourCC("infe") {
             let range = infe.contents
             guard let infeVersion = BMFFBox.integer(bytes, at: range.lowerBound, size: 1, within: range),
                   infeVersion >= 2 else { continue }
@@ -38,43 +52,45 @@ enum HEIFDerivedImage {
             guard let id = BMFFBox.integer(bytes, at: range.lowerBound + 4, size: idSize, within: range),
                   id == Int(item) else { continue }
             // After the ID: a 16-bit protection index, then the four-character item type.
-            return BMFFBox.integer(bytes, at: range.lowerBound + 4 + idSize + 2, size: 4, within: range).map(UInt32.init)
+            type = BMFFBox.integer(bytes, at: range.lowerBound + 4 + idSize + 2, size: 4, within: range).map(UInt32.init)
         }
-        return nil
+        return type
     }
 
-    /// The first extent of `item`'s data as located by `iloc`: in the file (construction method 0)
-    /// or in `idat` (method 1).
-    private static func itemData(
-        _ item: UInt32, iloc: BMFFBox, idat: BMFFBox?, _ bytes: UnsafeRawBufferPointer
-    ) -> Range<Int>? {
+    /// The first 12 bytes (or fewer) of `item`'s data as `iloc` locates it, in the file
+    /// (construction method 0) or in `idat` (method 1), its extents concatenated.
+    private static func itemData(_ item: UInt32, iloc: BMFFBox, idat: BMFFBox?, _ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
         let range = iloc.contents
         var position = range.lowerBound
-        func read(_ size: Int) -> Int? {
-            guard let value = size == 0 ? 0 : BMFFBox.integer(bytes, at: position, size: size, within: range) else { return nil }
+        /// A field of `size` bytes; libheif reads only fields of 4 or 8 bytes when the size is a
+        /// choice (`optional`), and takes the others as absent (0).
+        func read(_ size: Int, optional: Bool = false) -> Int? {
+            if optional && size != 4 && size != 8 { return 0 }
+            guard let value = BMFFBox.integer(bytes, at: position, size: size, within: range) else { return nil }
             position += size
             return value
         }
-        guard let version = read(1), read(3) != nil, let sizes = read(1), let sizes2 = read(1) else { return nil }
-        let (offsetSize, lengthSize, baseOffsetSize) = (sizes >> 4, sizes & 15, sizes2 >> 4)
-        let indexSize = version == 1 || version == 2 ? sizes2 & 15 : 0
+        guard let version = read(1), read(3) != nil, let sizes = read(2) else { return nil }
+        let (offsetSize, lengthSize, baseOffsetSize) = (sizes >> 12 & 15, sizes >> 8 & 15, sizes >> 4 & 15)
+        let indexSize = version > 1 ? sizes & 15 : 0
         let idSize = version < 2 ? 2 : 4
-        guard [0, 4, 8].contains(offsetSize), [0, 4, 8].contains(lengthSize), [0, 4, 8].contains(baseOffsetSize),
-              let count = read(idSize) else { return nil }
+        guard let count = read(idSize), count <= 20_000 else { return nil }
         for _ in 0..<count {
             guard let id = read(idSize) else { return nil }
             var method = 0
-            if version == 1 || version == 2 {
+            if version >= 1 {
                 guard let field = read(2) else { return nil }
                 method = field & 15
             }
-            guard read(2) != nil, let base = read(baseOffsetSize), let extents = read(2) else { return nil }
-            var first: (offset: Int, length: Int)?
-            for _ in 0..<extents {
-                guard read(indexSize) != nil, let offset = read(offsetSize), let length = read(lengthSize) else { return nil }
-                if first == nil { first = (offset, length) }
+            guard read(2) != nil, let base = read(baseOffsetSize, optional: true), let extentCount = read(2),
+                  extentCount <= 32 else { return nil }
+            var extents: [(offset: Int, length: Int)] = []
+            for _ in 0..<extentCount {
+                guard read(indexSize, optional: true) != nil, let offset = read(offsetSize, optional: true),
+                      let length = read(lengthSize, optional: true) else { return nil }
+                extents.append((offset, length))
             }
-            guard id == Int(item), let first else { continue }
+            guard id == Int(item) else { continue }
             let container: Range<Int>
             switch method {
             case 0: container = 0..<bytes.count
@@ -83,10 +99,14 @@ enum HEIFDerivedImage {
                 container = idat.contents
             default: return nil
             }
-            let (start, overflow) = container.lowerBound.addingReportingOverflow(base &+ first.offset)
-            guard !overflow, base >= 0, start >= container.lowerBound, start <= container.upperBound else { return nil }
-            let end = first.length == 0 ? container.upperBound : min(container.upperBound, start + min(first.length, container.count))
-            return start..<end
+            var data: [UInt8] = []
+            for extent in extents where data.count < 12 {
+                let (start, overflow) = base.addingReportingOverflow(extent.offset)
+                guard !overflow, start <= container.count, extent.length <= container.count - start else { return nil }
+                let from = container.lowerBound + start
+                data += bytes[from..<from + min(extent.length, 12 - data.count)]
+            }
+            return data
         }
         return nil
     }

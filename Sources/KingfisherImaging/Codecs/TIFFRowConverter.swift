@@ -48,6 +48,10 @@ struct TIFFRowConverter {
     let sources: [Source]
     /// Every raw sample value reduced to 8 bits.
     private let eightBit: [UInt8]
+    /// Whether rows are contiguous 8-bit grey or RGB (straight alpha or none): each sample is
+    /// then its own 8-bit value, copied straight into RGBA (the common TIFF, in a third of the
+    /// time the general path takes).
+    private let isDirect: Bool
     /// The current row's samples, `sources.count` per pixel.
     private var samples: [UInt16]
 
@@ -61,6 +65,15 @@ struct TIFFRowConverter {
         let maxValue = (1 << bitsPerSample) - 1
         eightBit = (0...maxValue).map { UInt8(($0 * 255 + maxValue / 2) / maxValue) }
         samples = []
+        let plainColour: Bool
+        switch colour {
+        case .gray(let inverted): plainColour = !inverted
+        case .rgb: plainColour = true
+        case .cmyk, .palette: plainColour = false
+        }
+        let coloursFirst = sources.prefix(colour.sampleCount).enumerated().allSatisfy { $0.element.sample == $0.offset }
+        isDirect = plainColour && bitsPerSample == 8 && alpha != .associated && coloursFirst
+            && sources.allSatisfy { $0.plane == 0 }
     }
 
     /// Makes room for rows of up to `width` pixels.
@@ -78,6 +91,7 @@ struct TIFFRowConverter {
     /// ``rowBytes(width:samplesPerPixel:bitsPerSample:)`` bytes for `count` pixels) into `out`.
     mutating func convert(rows: UnsafeBufferPointer<UnsafeRawPointer>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
         precondition(count * sources.count <= samples.count)
+        if isDirect { return copyEightBit(rows[0].assumingMemoryBound(to: UInt8.self), count: count, into: out) }
         let channels = sources.count
         // The scratch row is moved out while `self`'s methods fill it (no copy).
         var scratch: [UInt16] = []
@@ -91,6 +105,29 @@ struct TIFFRowConverter {
             if alpha == .associated { unassociate(samples.baseAddress!, count: count) }
             eightBit.withUnsafeBufferPointer { eightBit in
                 write(samples.baseAddress!, eightBit: eightBit.baseAddress!, count: count, into: out)
+            }
+        }
+    }
+
+    /// The direct case: grey or RGB samples as they are, alpha from its own sample.
+    private func copyEightBit(_ row: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let step = samplesPerPixel
+        let alphaSample = alpha == nil ? nil : sources.last!.sample
+        switch (colour, alphaSample) {
+        case (.rgb, nil):
+            for i in 0..<count {
+                let p = row + i * step, o = out + i * 4
+                o[0] = p[0]; o[1] = p[1]; o[2] = p[2]; o[3] = 255
+            }
+        case (.rgb, let a?):
+            for i in 0..<count {
+                let p = row + i * step, o = out + i * 4
+                o[0] = p[0]; o[1] = p[1]; o[2] = p[2]; o[3] = p[a]
+            }
+        default:
+            for i in 0..<count {
+                let p = row + i * step, o = out + i * 4
+                o[0] = p[0]; o[1] = p[0]; o[2] = p[0]; o[3] = alphaSample.map { p[$0] } ?? 255
             }
         }
     }
