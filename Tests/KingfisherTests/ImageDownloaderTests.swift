@@ -282,12 +282,13 @@ import FoundationNetworking
     @Test func selfSignedCertificatesAreRefusedFromUntrustedHosts() async throws {
         try await withTestHTTPServer(tls: true) { server in
             let downloader = ImageDownloader(name: "tls")
-            let start = ContinuousClock.now
+            // Which error arrives says whether the certificate error came before the idle
+            // timeout; the wall time would also count waiting for a free cooperative thread.
+            downloader.downloadTimeout = 60
             let refused = await failure(downloader, server.url("/image/photo.png"))
             guard case .responseError(reason: .URLSessionError(let underlying))? = refused else {
                 Issue.record("\(String(describing: refused))"); return
             }
-            #expect(ContinuousClock.now - start < .seconds(10) * SanitizerAllowance.time, "reported before the idle timeout")
             #expect((underlying as? URLError)?.code != .timedOut, "the certificate error, not a timeout: \(underlying)")
             #expect(server.requests("/image/photo.png") == 0, "no request over an untrusted connection")
         }
@@ -316,14 +317,13 @@ import FoundationNetworking
 
     @Test func aRefusedConnectionFailsWithTheTransportError() async throws {
         let downloader = ImageDownloader(name: "refused")
+        downloader.downloadTimeout = 60
         let url = try await withTestHTTPServer { server in server.url("/image/photo.png") }
         // The server is shut down: nothing listens on its port.
-        let start = ContinuousClock.now
         let refused = await failure(downloader, url)
         guard case .responseError(reason: .URLSessionError(let underlying))? = refused else {
             Issue.record("\(String(describing: refused))"); return
         }
-        #expect(ContinuousClock.now - start < .seconds(10) * SanitizerAllowance.time, "reported before the idle timeout")
         #expect((underlying as? URLError)?.code != .timedOut, "the connection error, not a timeout: \(underlying)")
     }
 

@@ -174,7 +174,9 @@ import Testing
         // A 4000x3000 PNG (48 MB of pixels), made here and removed afterwards.
         try await withTemporaryDirectory { directory in
             let big = directory.appendingPathComponent("big.png")
-            try makeTestImage(width: 4000, height: 3000).encoded(as: .PNG).write(to: big)
+            // One colour: the PNG is quick to make and small, its decoded pixels are not.
+            let flat = KingfisherImage(width: 4000, height: 3000, pixels: [UInt8](repeating: 200, count: 4000 * 3000 * 4), hasAlpha: false)
+            try flat.encoded(as: .PNG).write(to: big)
             #expect((try await peakKB("info", big.path) ?? 0) > 48 * 1024)
         }
     }

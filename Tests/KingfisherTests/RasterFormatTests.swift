@@ -112,7 +112,7 @@ import Testing
         let data = try RasterFixtures.data(entry.file)
         let format = data.kf.imageFileFormat
         var generator = SeededGenerator(state: UInt64(entry.file.utf8.reduce(0) { $0 &* 31 &+ Int($1) }.magnitude))
-        for _ in 0..<200 {
+        for _ in 0..<64 {
             var corrupted = data
             for _ in 0..<Int.random(in: 1...8, using: &generator) {
                 corrupted[Int.random(in: 0..<data.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
