@@ -6,7 +6,7 @@ import Kingfisher
 /// `ImageProcessingError`). `scripts/fuzz.sh` runs them under libFuzzer
 /// with AddressSanitizer (`kf-fuzz`); the test suite replays every input that once failed.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    /// Format detection and a full decode of any bytes.
+    /// Format detection and a full decode of any bytes, every frame of an animation.
     case decode
     /// A downsampled decode (the first byte picks the target size) of the remaining bytes.
     case downsample
@@ -16,13 +16,26 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case exif
     /// The disk cache reading a cached file with the bytes as its contents.
     case diskCache = "disk-cache"
-    /// One format's decoder, full size and downsampled, on any bytes (magic bytes not checked).
+    /// One format's decoder, full size (every frame) and downsampled, on any bytes (magic bytes
+    /// not checked).
     case decodeAPNG = "decode-apng", decodeHEIC = "decode-heic", decodeAVIF = "decode-avif",
          decodeJXL = "decode-jxl", decodeTIFF = "decode-tiff", decodeBMP = "decode-bmp", decodeICO = "decode-ico"
 
     /// The pixel limit for decoding fuzzed input: 4 megapixels, so that time goes into finding
     /// paths rather than filling large buffers (the limit itself is tested separately).
     static let maxPixelCount = 4_000_000
+
+    /// The decoding options for fuzzed input: ``maxPixelCount``, and at most 64 frames.
+    static let decodingOptions = ImageCreatingOptions(maxPixelCount: maxPixelCount, maxFrameCount: 64)
+
+    /// Decodes every frame of `image` after the first, as a player asks for them: the path
+    /// through each animation format's on-demand frame reader.
+    static func readEveryFrame(of image: KingfisherImage) throws {
+        for index in 1..<max(1, image.frameCount) {
+            let frame = try image.frame(at: index)
+            precondition(frame.pixels.count == image.pixelWidth * image.pixelHeight * 4, "frame \(index) of the wrong size")
+        }
+    }
 
     /// Runs the target on `data`; traps on anything that is not an image or a declared error.
     public func run(_ data: Data) {

@@ -103,6 +103,10 @@ import Testing
             let preloaded = ImageCreatingOptions(preloadAll: true, maxDecodedByteCount: twoFrames)
             #expect(codingErrorReason { _ = try KingfisherImage.decode(data: data, options: preloaded) }
                     == .tooManyPixels(format: format, width: width, height: height, frameCount: 3, limit: twoFrames / 4))
+            // Through the options a manager passes on.
+            let parsed = KingfisherParsedOptionsInfo([.preloadAllAnimationData, .maxDecodedByteCount(twoFrames)])
+            #expect(DefaultImageProcessor.default.process(item: .data(data), options: parsed) == nil)
+            #expect(DefaultImageProcessor.default.process(item: .data(data), options: KingfisherParsedOptionsInfo([.preloadAllAnimationData])) != nil)
         }
     }
 

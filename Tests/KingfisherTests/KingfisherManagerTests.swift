@@ -287,6 +287,19 @@ import Testing
         }
     }
 
+    @Test func theColorProfileIsKeptWhenTheOptionsSaySo() async throws {
+        try await withSetup { setup in
+            let data = try ColorManagementTests.data("displayp3.jpg")
+            let converted = try await setup.manager.retrieveImage(with: .provider(RawImageDataProvider(data: data, cacheKey: "p3")),
+                                                                  options: [.cacheMemoryOnly])
+            #expect(converted.image.colorProfile == nil)
+            let kept = try await setup.manager.retrieveImage(with: .provider(RawImageDataProvider(data: data, cacheKey: "p3-kept")),
+                                                             options: [.preserveColorProfile, .cacheMemoryOnly])
+            #expect(kept.image.colorProfile?.name.contains("Display P3") == true)
+            #expect(kept.image.pixels != converted.image.pixels)
+        }
+    }
+
     @Test func aProvidersImageIsCachedUnderItsKey() async throws {
         try await withSetup { setup in
             let data = try Fixtures.data("photo.png")

@@ -12,6 +12,8 @@ import Testing
         #expect(options.maxPixelCount == 100_000_000)
         #expect(options.maxFrameCount == 5_000)
         #expect(options.maxEXIFByteCount == 1 << 20)
+        #expect(options.maxDecodedByteCount == 400 << 20)
+        #expect(KingfisherParsedOptionsInfo(nil).imageCreatingOptions.maxDecodedByteCount == 400 << 20)
         #expect(KingfisherParsedOptionsInfo(nil).imageCreatingOptions.maxFrameCount == 5_000)
         #expect(ImageProcessorSpec.defaultMaxStepCount == 32)
         #expect(BlurImageProcessor.maxBlurRadius == 1_000)

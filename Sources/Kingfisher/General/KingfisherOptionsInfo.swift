@@ -13,8 +13,8 @@ public enum KingfisherOptionsInfoItem: Sendable {
     case preloadAllAnimationData
     /// Load only the first frame of animated data. Default off.
     case onlyLoadFirstFrame
-    /// The largest image accepted, in pixels (width x height x frames); larger images are refused
-    /// from their header. Default `ImageCreatingOptions.defaultMaxPixelCount` (100 000 000).
+    /// The largest canvas accepted, in pixels (width x height, per frame); larger images are
+    /// refused from their header. Default `ImageCreatingOptions.defaultMaxPixelCount` (100 000 000).
     case maxPixelCount(Int)
     /// The most frames an animated image may have; more are refused.
     /// Default `ImageCreatingOptions.defaultMaxFrameCount` (5 000).
@@ -22,6 +22,15 @@ public enum KingfisherOptionsInfoItem: Sendable {
     /// The largest EXIF block read for the orientation; larger ones are ignored.
     /// Default `ImageCreatingOptions.defaultMaxEXIFByteCount` (1 MiB).
     case maxEXIFByteCount(Int)
+    /// The most bytes of decoded frames an image holds at once: animations decoded up front over
+    /// it are refused, those decoded on demand keep fewer frames.
+    /// Default `ImageCreatingOptions.defaultMaxDecodedByteCount` (400 MiB).
+    case maxDecodedByteCount(Int)
+    /// Keep decoded pixels in the colour space of their embedded profile (carried in
+    /// `KingfisherImage.colorProfile` and embedded again by the encoders) instead of converting
+    /// them to sRGB. Not part of the cache key: use another ``targetCache(_:)`` for images loaded
+    /// both ways. Default off (converted to sRGB).
+    case preserveColorProfile
     /// How images are turned into bytes for the disk cache and back. Default
     /// ``DefaultCacheSerializer/default``.
     case cacheSerializer(any CacheSerializer)
@@ -116,6 +125,10 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     public var maxFrameCount = ImageCreatingOptions.defaultMaxFrameCount
     /// See ``KingfisherOptionsInfoItem/maxEXIFByteCount(_:)``. Default 1 MiB.
     public var maxEXIFByteCount = ImageCreatingOptions.defaultMaxEXIFByteCount
+    /// See ``KingfisherOptionsInfoItem/maxDecodedByteCount(_:)``. Default 400 MiB.
+    public var maxDecodedByteCount = ImageCreatingOptions.defaultMaxDecodedByteCount
+    /// See ``KingfisherOptionsInfoItem/preserveColorProfile``. Default `false`.
+    public var preserveColorProfile = false
     /// See ``KingfisherOptionsInfoItem/cacheSerializer(_:)``. Default ``DefaultCacheSerializer/default``.
     public var cacheSerializer: any CacheSerializer = DefaultCacheSerializer.default
 
@@ -194,6 +207,8 @@ public struct KingfisherParsedOptionsInfo: Sendable {
             case .maxPixelCount(let value): maxPixelCount = value
             case .maxFrameCount(let value): maxFrameCount = value
             case .maxEXIFByteCount(let value): maxEXIFByteCount = value
+            case .maxDecodedByteCount(let value): maxDecodedByteCount = value
+            case .preserveColorProfile: preserveColorProfile = true
             case .cacheSerializer(let value): cacheSerializer = value
             case .targetCache(let value): targetCache = value
             case .originalCache(let value): originalCache = value
@@ -233,6 +248,7 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     public var imageCreatingOptions: ImageCreatingOptions {
         ImageCreatingOptions(scale: scaleFactor, preloadAll: preloadAllAnimationData,
                              onlyFirstFrame: onlyLoadFirstFrame, maxPixelCount: maxPixelCount,
-                             maxFrameCount: maxFrameCount, maxEXIFByteCount: maxEXIFByteCount)
+                             maxFrameCount: maxFrameCount, maxEXIFByteCount: maxEXIFByteCount,
+                             maxDecodedByteCount: maxDecodedByteCount, preserveColorProfile: preserveColorProfile)
     }
 }
