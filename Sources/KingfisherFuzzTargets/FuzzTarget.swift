@@ -28,10 +28,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The decoding options for fuzzed input: ``maxPixelCount``, and at most 64 frames.
     static let decodingOptions = ImageCreatingOptions(maxPixelCount: maxPixelCount, maxFrameCount: 64)
 
-    /// Decodes every frame of `image` after the first, as a player asks for them: the path
-    /// through each animation format's on-demand frame reader.
+    /// Decodes the frames of `image` after the first, as a player asks for them: the path
+    /// through each animation format's on-demand frame reader. Stops after four times
+    /// ``maxPixelCount`` pixels, so that large canvases do not slow the search down.
     static func readEveryFrame(of image: KingfisherImage) throws {
-        for index in 1..<max(1, image.frameCount) {
+        let budget = 4 * maxPixelCount / max(1, image.pixelWidth * image.pixelHeight)
+        for index in 1..<max(1, min(image.frameCount, budget + 1)) {
             let frame = try image.frame(at: index)
             precondition(frame.pixels.count == image.pixelWidth * image.pixelHeight * 4, "frame \(index) of the wrong size")
         }

@@ -14,15 +14,19 @@ enum ColorConversion {
         case transform(any PixelColorTransform)
     }
 
+    /// The profile's bytes as an array, not `Data`: a `Data` keeps the case of its storage in
+    /// the spare bits of the storage pointer, which LeakSanitizer then does not recognise, so
+    /// every cached profile was reported as leaked.
     private struct Key: Hashable {
-        var icc: Data
+        var icc: [UInt8]
         var input: LCMSTransform.Input
     }
 
     /// The most transforms kept: a CLUT transform holds up to a few hundred KB.
     private static let capacity = 32
     private static let transforms = Locked([Key: Cached]())
-    private static let synthesized = Locked([(space: SourceColorSpace, icc: Data?)]())
+    /// Profiles built from numbers, as arrays for the reason ``Key`` gives.
+    private static let synthesized = Locked([(space: SourceColorSpace, icc: [UInt8]?)]())
 
     /// Converts every frame of `decoded` (those decoded on demand as they are made) to sRGB and
     /// marks it sRGB; with `preserve`, leaves the
@@ -64,11 +68,11 @@ enum ColorConversion {
         case .sRGB: return nil
         case .icc(let data): return data
         case .cicp, .calibrated:
-            if let known = synthesized.withLock({ $0.first { $0.space == space } }) { return known.icc }
+            if let known = synthesized.withLock({ $0.first { $0.space == space } }) { return known.icc.map { Data($0) } }
             let icc = SynthesizedProfile.iccData(for: space)
             synthesized.withLock { entries in
                 if entries.count >= capacity { entries.removeFirst() }
-                entries.append((space, icc))
+                entries.append((space, icc.map { [UInt8]($0) }))
             }
             return icc
         }
@@ -77,7 +81,7 @@ enum ColorConversion {
     /// The transform from the profile `icc` to sRGB for `input` pixels; `nil` when none is
     /// needed (the profile is sRGB) or possible (it is broken or of another colour space).
     static func transform(icc: Data, input: LCMSTransform.Input) -> (any PixelColorTransform)? {
-        let key = Key(icc: icc, input: input)
+        let key = Key(icc: [UInt8](icc), input: input)
         let cached = transforms.withLock { $0[key] } ?? {
             let made = make(key)
             transforms.withLock { cache in
@@ -93,7 +97,7 @@ enum ColorConversion {
     }
 
     private static func make(_ key: Key) -> Cached {
-        guard let profile = LittleCMS.openProfile(key.icc) else { return .unusable }
+        guard let profile = LittleCMS.openProfile(Data(key.icc)) else { return .unusable }
         if key.input == .rgba, cmsIsCLUT(profile.handle, cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(LCMS_USED_AS_INPUT)) == 0,
            let matrixShaper = MatrixShaperTransform(profile) {
             return matrixShaper.isIdentity ? .identity : .transform(matrixShaper)
