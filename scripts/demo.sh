@@ -14,9 +14,13 @@ out=output
 rm -rf "$out"
 mkdir -p "$out"
 
-samples=(photo_progressive.jpg photo_cmyk.jpg orientation_6.jpg png_palette_trns.png gif_disposal_background.gif webp_animated.webp photo_alpha.webp)
+# The last six: a Display P3 photo (converted to sRGB), HEIC turned by its irot box, AVIF with
+# alpha, lossy JPEG XL, an animated PNG and a TIFF with EXIF orientation 6.
+samples=(photo_progressive.jpg photo_cmyk.jpg orientation_6.jpg png_palette_trns.png gif_disposal_background.gif
+         webp_animated.webp photo_alpha.webp color/displayp3.jpg bmff/heic_irot.heic bmff/avif_alpha.avif
+         bmff/jxl_lossy.jxl apng/apng_dispose_previous_over.png raster/tiff_orientation_6.tif)
 for file in "${samples[@]}"; do
-    name="${file%.*}"
+    name="$(basename "${file%.*}")"
     echo
     echo "== $file"
     "$kf" info "$fixtures/$file"
@@ -26,10 +30,13 @@ for file in "${samples[@]}"; do
 done
 "$kf" process "$fixtures/gif_disposal_background.gif" --output "$out/gif_disposal_background.copy.gif"
 echo "-> $out/gif_disposal_background.copy.gif (an unmodified GIF is re-served byte for byte)"
+"$kf" process "$fixtures/color/displayp3.jpg" --processor 'downsample(200x200)' --format avif --output "$out/displayp3.thumb.avif"
+"$kf" process "$fixtures/color/displayp3.jpg" --keep-color-profile --output "$out/displayp3.kept.png"
+echo "-> $out/displayp3.thumb.avif (an AVIF thumbnail), $out/displayp3.kept.png (the Display P3 profile kept and embedded)"
 
 echo
 echo "== refused input (exit status 65, one line on stderr, no output file)"
-for file in html_error.html png_100000x100000.png sample.heic; do
+for file in html_error.html png_100000x100000.png sample.heic bmff/heic_huge.heic; do
     status=0
     "$kf" process "$fixtures/$file" --output "$out/refused.png" || status=$?
     echo "   $file -> exit $status"
