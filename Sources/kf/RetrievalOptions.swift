@@ -97,15 +97,23 @@ struct RetrievalOptions: ParsableArguments {
     }
 }
 
-/// A command-line source: an http(s) URL, a `data:` URL with base64 content, or a file path.
+/// A command-line source: an http(s) URL, a `data:` URL with base64 content, a `file:` URL or a
+/// file path. Any other `scheme://` goes to the downloader, which refuses it naming the scheme,
+/// rather than being read as a relative path.
 func imageSource(from text: String) -> Source {
-    if text.hasPrefix("http://") || text.hasPrefix("https://"), let url = URL(string: text) {
-        return .network(url)
-    }
     if text.hasPrefix("data:") {
         return .provider(Base64ImageDataProvider(base64String: text, cacheKey: "data:\(text.kf.sha256)"))
     }
+    if let separator = text.range(of: "://"), isURLScheme(text[..<separator.lowerBound]), let url = URL(string: text) {
+        return url.isFileURL ? url.convertToSource() : .network(url)
+    }
     return URL(fileURLWithPath: text).convertToSource()
+}
+
+/// Whether `text` is a URL scheme (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`).
+private func isURLScheme(_ text: Substring) -> Bool {
+    guard let first = text.first, first.isASCII, first.isLetter else { return false }
+    return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
 }
 
 /// The exit status for a failed retrieval: 65 for data that is not a usable image, 66 for an

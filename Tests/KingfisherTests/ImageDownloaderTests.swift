@@ -260,6 +260,10 @@ import FoundationNetworking
             let elapsed = ContinuousClock.now - start
             guard case .responseError(reason: .URLSessionError(let underlying))? = error else { Issue.record("\(String(describing: error))"); return }
             #expect((underlying as? URLError)?.code == .timedOut)
+            // One line that says what happened and to what.
+            let message = error?.localizedDescription ?? ""
+            #expect(message.contains(server.url("/hang").absoluteString) && message.contains("timed out after")
+                    && message.contains("with no response") && message.contains("idle timeout 0.4 s"), "\(message)")
             // The server never answers: only the idle timeout ends this (generously bounded for
             // loaded CI machines).
             #expect(elapsed >= .milliseconds(350) && elapsed < .seconds(8) * SanitizerAllowance.time, "\(elapsed)")
@@ -289,7 +293,9 @@ import FoundationNetworking
             guard case .responseError(reason: .URLSessionError(let underlying))? = refused else {
                 Issue.record("\(String(describing: refused))"); return
             }
-            #expect((underlying as? URLError)?.code != .timedOut, "the certificate error, not a timeout: \(underlying)")
+            #expect((underlying as? URLError)?.code == .secureConnectionFailed, "the certificate error, not a timeout: \(underlying)")
+            let message = refused?.localizedDescription ?? ""
+            #expect(message.contains("the TLS handshake with 127.0.0.1:\(server.port) failed"), "\(message)")
             #expect(server.requests("/image/photo.png") == 0, "no request over an untrusted connection")
         }
     }
@@ -324,7 +330,9 @@ import FoundationNetworking
         guard case .responseError(reason: .URLSessionError(let underlying))? = refused else {
             Issue.record("\(String(describing: refused))"); return
         }
-        #expect((underlying as? URLError)?.code != .timedOut, "the connection error, not a timeout: \(underlying)")
+        #expect((underlying as? URLError)?.code == .cannotConnectToHost, "the connection error, not a timeout: \(underlying)")
+        let message = refused?.localizedDescription ?? ""
+        #expect(message == "The download failed: \(url.absoluteString): connection refused by 127.0.0.1:\(url.port ?? 0).", "\(message)")
     }
 
     @Test func aURLOtherThanHTTPIsInvalid() async throws {

@@ -60,6 +60,12 @@ import Testing
         }
     }
 
+    @Test func anUnsupportedSchemeIsNamedNotReadAsAPath() async throws {
+        let ftp = try await ProcessRun.kf("get", "ftp://example.com/a.jpg")
+        #expect(ftp.status == 69 && ftp.stderr.split(separator: "\n").count == 1, "\(ftp.stderr)")
+        #expect(ftp.stderr.contains("Unsupported URL scheme \"ftp\" in ftp://example.com/a.jpg: only http and https"), "\(ftp.stderr)")
+    }
+
     @Test func getOnlyFromCacheOfAnUncachedImageExits66() async throws {
         try await withServer { server, directory in
             let notCached = try await kf("get", server.url("/image/photo.gif").absoluteString, "--directory", directory, "--only-from-cache")

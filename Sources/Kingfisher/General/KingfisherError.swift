@@ -42,7 +42,12 @@ public enum KingfisherError: Error, Sendable {
         public var errorDescription: String {
             switch self {
             case .emptyRequest: return "The request modifier returned no request."
-            case .invalidURL(let request): return "The request has no valid http(s) URL: \(request.url?.absoluteString ?? "nil")."
+            case .invalidURL(let request):
+                let url = request.url?.absoluteString ?? "nil"
+                if let scheme = request.url?.scheme?.lowercased(), scheme != "http", scheme != "https" {
+                    return "Unsupported URL scheme \"\(scheme)\" in \(url): only http and https URLs are downloaded."
+                }
+                return "The request has no valid http(s) URL: \(url)."
             case .taskCancelled(let task, _): return "The download of \(task.url?.absoluteString ?? "an image") was cancelled."
             case .asyncTaskContextCancelled: return "The calling task was cancelled before the image was loaded."
             case .dataProviderCancelled(let provider): return "Loading \(provider.cacheKey) from its data provider was cancelled."
@@ -96,7 +101,7 @@ public enum KingfisherError: Error, Sendable {
             case .invalidURLResponse(let response): return "The response for \(response.url?.absoluteString ?? "?") is not an HTTP response."
             case .invalidHTTPStatusCode(let response):
                 return "The server answered \(response.statusCode) for \(response.url?.absoluteString ?? "?")."
-            case .URLSessionError(let error): return "The download failed: \(error)."
+            case .URLSessionError(let error): return "The download failed: \(TransportErrorText.describe(error))."
             case .dataModifyingFailed: return "The downloader delegate returned no data."
             case .noURLResponse: return "No response was received."
             case .cancelledByDelegate(let response): return "The downloader delegate cancelled \(response.url?.absoluteString ?? "the download")."

@@ -97,7 +97,7 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
                 if retries > 0, !forwarder.receivedResponse, !exchange.isCancelled, Self.isClosedConnection(error) {
                     self.send(outgoing, on: client, exchange: exchange, receiver: receiver, retries: retries - 1)
                 } else {
-                    receiver.didComplete(with: error)
+                    receiver.didComplete(with: TransportErrorText.urlError(for: error, url: outgoing.url))
                 }
             }
         }

@@ -294,8 +294,30 @@ final class DownloadFetch: IdleTimed {
 
     /// Ends a fetch that was timed out (failing it) or cancelled (quietly: nobody waits).
     private func endInterrupted() {
-        let timedOut = state.withLock { $0.timedOut }
-        end(timedOut ? .failure(.responseError(reason: .URLSessionError(error: URLError(.timedOut)))) : nil)
+        let timeout = state.withLock { state -> URLError? in
+            guard state.timedOut else { return nil }
+            return timeoutError(url: state.request.url ?? operation.url, headReceived: state.head != nil,
+                                bodyBytes: state.body.count, idle: ContinuousClock.now - state.lastActivity)
+        }
+        end(timeout.map { .failure(.responseError(reason: .URLSessionError(error: $0))) })
+    }
+
+    /// A `timedOut` URLError (as URLSession gives) whose description says which limit ended the
+    /// fetch and how far it had got.
+    private func timeoutError(url: URL, headReceived: Bool, bodyBytes: Int, idle: Duration) -> URLError {
+        let elapsed = ContinuousClock.now - started
+        let progress = !headReceived ? "with no response" : "\(bodyBytes) bytes into the body"
+        let what = durationLimit > 0 && elapsed.seconds >= durationLimit
+            ? "ran past the \(Self.seconds(durationLimit)) limit on a download's duration"
+            : "received nothing for \(Self.seconds(idle.seconds)) (idle timeout \(Self.seconds(idleTimeout)))"
+        return URLError(.timedOut, userInfo: [
+            NSLocalizedDescriptionKey: "timed out after \(Self.seconds(elapsed.seconds)), \(progress): \(what)",
+            NSURLErrorFailingURLErrorKey: url,
+        ])
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value < 10 ? String(format: "%.1f s", value) : String(format: "%.0f s", value)
     }
 
     private func end(_ result: Result<Body, KingfisherError>?) {

@@ -1,0 +1,55 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Turns the transport's errors (NIO's, AsyncHTTPClient's, BoringSSL's) into the `URLError`s
+/// URLSession gives for the same failures, so code matching on `URLError.Code` keeps working,
+/// each with a one-line description of what happened and to which host.
+enum TransportErrorText {
+    /// The `URLError` for `error` on a request to `url`; errors it does not recognise are
+    /// returned as they are.
+    static func urlError(for error: any Error, url: URL) -> any Error {
+        let host = url.host ?? "?"
+        let endpoint = "\(host):\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
+        func made(_ code: URLError.Code, _ text: String) -> URLError {
+            URLError(code, userInfo: [NSLocalizedDescriptionKey: text, NSURLErrorFailingURLErrorKey: url])
+        }
+        switch error {
+        case let error as IOError:
+            switch error.errnoCode {
+            case ECONNREFUSED: return made(.cannotConnectToHost, "connection refused by \(endpoint)")
+            case ECONNRESET: return made(.networkConnectionLost, "connection reset by \(endpoint)")
+            case ETIMEDOUT: return made(.timedOut, "connecting to \(endpoint) timed out")
+            case ENETUNREACH, EHOSTUNREACH: return made(.cannotConnectToHost, "\(endpoint) is unreachable")
+            default: return made(.cannotConnectToHost, "connecting to \(endpoint) failed: \(error)")
+            }
+        case let error as NIOConnectionError:
+            if let last = error.connectionErrors.last?.error { return urlError(for: last, url: url) }
+            return made(.cannotFindHost, "the DNS lookup of \(error.host) found no address")
+        case let error as HTTPClientError:
+            switch error {
+            case .connectTimeout: return made(.timedOut, "connecting to \(endpoint) timed out")
+            case .remoteConnectionClosed: return made(.networkConnectionLost, "\(endpoint) closed the connection")
+            default: return error
+            }
+        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
+            return made(.secureConnectionFailed, "the TLS handshake with \(endpoint) failed: \(error)")
+        default:
+            return error
+        }
+    }
+
+    /// The description of a download's underlying error: a `URLError`'s own text and URL when
+    /// it has one, otherwise the error as Swift prints it.
+    static func describe(_ error: any Error) -> String {
+        guard let urlError = error as? URLError,
+              let text = urlError.userInfo[NSLocalizedDescriptionKey] as? String else { return "\(error)" }
+        let url = (urlError.userInfo[NSURLErrorFailingURLErrorKey] as? URL)?.absoluteString
+        return url.map { "\($0): \(text)" } ?? text
+    }
+}
