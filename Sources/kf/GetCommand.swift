@@ -59,9 +59,7 @@ struct GetCommand: AsyncParsableCommand {
             result = try await KingfisherManager(downloader: .default, cache: cache).retrieveImage(with: imageSource(from: source),
                                                                                                    options: options)
         } catch let error as KingfisherError {
-            // Most messages name the URL already; the source goes first only when they do not.
-            let message = error.description.contains(source) ? error.description : "\(source): \(error.description)"
-            exitWithError(message, status: exitStatus(for: error))
+            exitWithError(failureLine(error, source: source), status: exitStatus(for: error))
         }
         let ms = (ContinuousClock.now - start).seconds * 1000
         let image = result.image

@@ -26,6 +26,12 @@ enum ExitStatus {
     static let cannotCreate: Int32 = 73
 }
 
+/// The one-line message for `error` loading `source`: most messages name the URL already, and
+/// the source goes first only when they do not.
+func failureLine(_ error: KingfisherError, source: String) -> String {
+    error.description.contains(source) ? error.description : "\(source): \(error.description)"
+}
+
 /// Prints one line on standard error and exits with `status`.
 func exitWithError(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("kf: error: \(message)\n".utf8))

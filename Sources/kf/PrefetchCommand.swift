@@ -46,7 +46,11 @@ struct PrefetchCommand: AsyncParsableCommand {
         prefetcher.maxConcurrentDownloads = concurrency
         let summary = await prefetcher.run()
         printer.finish()
-        for source in summary.failed.prefix(20) { FileHandle.standardError.write(Data("failed: \(source.url?.absoluteString ?? source.cacheKey)\n".utf8)) }
+        for (source, reason) in zip(summary.failed, summary.failureReasons).prefix(20) {
+            let name = source.url?.absoluteString ?? source.cacheKey
+            let why = reason.map { failureLine($0, source: name) } ?? "\(name): stopped before it started"
+            FileHandle.standardError.write(Data("failed: \(why)\n".utf8))
+        }
         if summary.failed.count > 20 { FileHandle.standardError.write(Data("… and \(summary.failed.count - 20) more\n".utf8)) }
         print("completed \(summary.completed.count), skipped \(summary.skipped.count), failed \(summary.failed.count)")
         if !summary.failed.isEmpty { throw ExitCode(ExitStatus.unavailable) }

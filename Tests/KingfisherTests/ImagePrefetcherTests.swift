@@ -45,6 +45,12 @@ import Testing
             let missing = server.url("/status/404")
             let outcome = try await prefetch([missing], options: [.targetCache(cache), .downloader(downloader)])
             #expect(outcome.failed == [missing] && outcome.skipped.isEmpty && outcome.completed.isEmpty)
+            // The summary says why.
+            let summary = await ImagePrefetcher(urls: [missing], options: [.targetCache(cache), .downloader(downloader)]).run()
+            guard case .responseError(reason: .invalidHTTPStatusCode(let response))?? = summary.failureReasons.first else {
+                Issue.record("\(summary.failureReasons)"); return
+            }
+            #expect(response.statusCode == 404)
         }
     }
 
@@ -153,6 +159,8 @@ import Testing
             // Then every item is reported failed, and the running exchanges are cancelled
             let result = await summary.value
             #expect(result.failed.count == 10 && result.completed.isEmpty)
+            // Eight never started (no reason); the two running ones were cancelled.
+            #expect(result.failureReasons.count == 10 && result.failureReasons.filter { $0 == nil }.count == 8)
             for exchange in running { try await exchange.cancelled() }
         }
     }

@@ -26,6 +26,9 @@ public final class ImagePrefetcher: Sendable {
         public let failed: [Source]
         /// Loaded and cached.
         public let completed: [Source]
+        /// Why each of ``failed`` failed, in the same order: the error its load ended with, or
+        /// `nil` for an item stopped (``ImagePrefetcher/stop()``) before it started.
+        public let failureReasons: [KingfisherError?]
     }
 
     private struct State {
@@ -44,13 +47,14 @@ public final class ImagePrefetcher: Sendable {
     }
 
     /// How an item ended.
-    private enum Outcome { case skipped, failed, completed }
+    private enum Outcome { case skipped, failed(KingfisherError?), completed }
 
     /// The items that ended so far, in order: sources, and for a prefetcher made from
     /// resources the resources they came from. Appended as items end, so handing a report to a
     /// callback copies nothing (Kingfisher's lists work the same way).
     private struct Outcomes {
         var skipped: [Source] = [], failed: [Source] = [], completed: [Source] = []
+        var failureReasons: [KingfisherError?] = []
         var skippedResources: [any Resource] = [], failedResources: [any Resource] = [], completedResources: [any Resource] = []
 
         var count: Int { skipped.count + failed.count + completed.count }
@@ -60,8 +64,9 @@ public final class ImagePrefetcher: Sendable {
             case .skipped:
                 skipped.append(source)
                 if let resource { skippedResources.append(resource) }
-            case .failed:
+            case .failed(let reason):
                 failed.append(source)
+                failureReasons.append(reason)
                 if let resource { failedResources.append(resource) }
             case .completed:
                 completed.append(source)
@@ -171,7 +176,7 @@ public final class ImagePrefetcher: Sendable {
             guard !state.finished, !state.stopped else { return [] }
             state.stopped = true
             for index in state.next..<sources.count {
-                state.outcomes.record(.failed, source: sources[index], resource: resources?[index])
+                state.outcomes.record(.failed(nil), source: sources[index], resource: resources?[index])
             }
             state.next = sources.count
             return Array(state.retrievals.values)
@@ -221,7 +226,10 @@ public final class ImagePrefetcher: Sendable {
         }
         let retrieval = manager.retrieve(source, options: options, progressBlock: nil, downloadTaskUpdated: nil,
                                          targetCacheChecked: !options.forceRefresh) { result in
-            self.itemEnded(index, as: (try? result.get()) != nil ? .completed : .failed)
+            switch result {
+            case .success: self.itemEnded(index, as: .completed)
+            case .failure(let error): self.itemEnded(index, as: .failed(error))
+            }
         }
         let stopped = state.withLock { state -> Bool in
             guard state.active.contains(index) else { return false }
@@ -262,6 +270,7 @@ public final class ImagePrefetcher: Sendable {
     }
 
     private static func summary(_ outcomes: Outcomes) -> Summary {
-        Summary(skipped: outcomes.skipped, failed: outcomes.failed, completed: outcomes.completed)
+        Summary(skipped: outcomes.skipped, failed: outcomes.failed, completed: outcomes.completed,
+                failureReasons: outcomes.failureReasons)
     }
 }
