@@ -233,7 +233,11 @@ final class DownloadFetch: IdleTimed {
         if let target = snapshot.redirectTarget, let head = snapshot.head {
             return redirect(to: target, from: head, request: snapshot.request, count: snapshot.redirects)
         }
-        if let error { return end(.failure(.responseError(reason: .URLSessionError(error: error)))) }
+        if let error {
+            let broken = snapshot.head == nil ? error
+                : TransportErrorText.midBody(error, received: snapshot.body.count, expected: snapshot.expected)
+            return end(.failure(.responseError(reason: .URLSessionError(error: broken))))
+        }
         guard let head = snapshot.head else {
             return end(.failure(.responseError(reason: .noURLResponse(task: operation.representativeTask))))
         }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import NIOSSL
 #if canImport(FoundationNetworking)
@@ -37,11 +38,28 @@ enum TransportErrorText {
             case .remoteConnectionClosed: return made(.networkConnectionLost, "\(endpoint) closed the connection")
             default: return error
             }
+        case let error as HTTPParserError:
+            if case .invalidEOFState = error {
+                return made(.networkConnectionLost, "\(endpoint) closed the connection before the end of the response")
+            }
+            return made(.badServerResponse, "the response from \(endpoint) is not valid HTTP: \(error.debugDescription)")
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
             return made(.secureConnectionFailed, "the TLS handshake with \(endpoint) failed: \(error)")
         default:
             return error
         }
+    }
+
+    /// `error` from an exchange that broke after its response head, its description extended
+    /// with how much of the body had arrived.
+    static func midBody(_ error: any Error, received: Int, expected: Int64) -> any Error {
+        guard let urlError = error as? URLError, let text = urlError.userInfo[NSLocalizedDescriptionKey] as? String else {
+            return error
+        }
+        var userInfo = urlError.userInfo
+        let of = expected >= 0 ? " of \(expected)" : ""
+        userInfo[NSLocalizedDescriptionKey] = "\(text) after \(received)\(of) bytes of the body"
+        return URLError(urlError.code, userInfo: userInfo)
     }
 
     /// The description of a download's underlying error: a `URLError`'s own text and URL when
