@@ -44,10 +44,32 @@ enum TransportErrorText {
             }
             return made(.badServerResponse, "the response from \(endpoint) is not valid HTTP: \(error.debugDescription)")
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
-            return made(.secureConnectionFailed, "the TLS handshake with \(endpoint) failed: \(error)")
+            return made(.secureConnectionFailed, "the TLS handshake with \(endpoint) failed: \(tlsReason(error, host: host))")
         default:
             return error
         }
+    }
+
+    /// Why a TLS handshake failed, in words where BoringSSL's reason is a known one. BoringSSL
+    /// reports a failed chain as one reason for every cause (untrusted issuer, self-signed,
+    /// expired), so those are named together.
+    private static func tlsReason(_ error: any Error, host: String) -> String {
+        if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
+            return "its certificate is not for \(host)"
+        }
+        let text = "\(error)"
+        let reasons = [
+            "CERTIFICATE_VERIFY_FAILED": "its certificate is not trusted (self-signed, unknown issuer or expired)",
+            "WRONG_VERSION_NUMBER": "the server does not speak TLS on this port",
+            "TLSV1_ALERT_PROTOCOL_VERSION": "no TLS version in common",
+            "SSLV3_ALERT_HANDSHAKE_FAILURE": "the server refused the handshake (no cipher or certificate in common)",
+        ]
+        if let known = reasons.first(where: { text.contains($0.key) }) { return known.value }
+        // Otherwise BoringSSL's own reason code, the part after its library and function names.
+        if let range = text.range(of: "OPENSSL_internal:") {
+            return String(text[range.upperBound...].prefix { $0 != "]" && $0 != ")" })
+        }
+        return text
     }
 
     /// `error` from an exchange that broke after its response head, its description extended
