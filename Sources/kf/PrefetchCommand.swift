@@ -10,7 +10,8 @@ struct PrefetchCommand: AsyncParsableCommand {
         discussion: """
             Sources come from the arguments and/or --input (one per line; '-' reads standard \
             input). Shows a progress bar on a terminal, one line a second otherwise, then \
-            'completed N, skipped N, failed N'. Exits 0 only if nothing failed (69 otherwise).
+            'completed N, skipped N, failed N' and each failure with its reason (with --json, one \
+            JSON object instead). Exits 0 only if nothing failed (69 otherwise).
             """
     )
 
@@ -23,7 +24,22 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Option(help: "Images loaded at once.")
     var concurrency = 5
 
+    @Flag(help: "Print JSON with the keys completed, skipped (lists of sources) and failed (a list of {source, reason}).")
+    var json = false
+
     @OptionGroup var retrieval: RetrievalOptions
+
+    /// What `kf prefetch --json` prints.
+    struct Report: Encodable {
+        struct Failure: Encodable {
+            var source: String
+            var reason: String
+        }
+
+        var completed: [String]
+        var skipped: [String]
+        var failed: [Failure]
+    }
 
     func validate() throws {
         guard concurrency > 0 else { throw ValidationError("--concurrency must be positive") }
@@ -46,14 +62,23 @@ struct PrefetchCommand: AsyncParsableCommand {
         prefetcher.maxConcurrentDownloads = concurrency
         let summary = await prefetcher.run()
         printer.finish()
-        for (source, reason) in zip(summary.failed, summary.failureReasons).prefix(20) {
-            let name = source.url?.absoluteString ?? source.cacheKey
-            let why = reason.map { failureLine($0, source: name) } ?? "\(name): stopped before it started"
-            FileHandle.standardError.write(Data("failed: \(why)\n".utf8))
+        let failures = zip(summary.failed, summary.failureReasons).map { source, reason in
+            let name = Self.name(source)
+            return Report.Failure(source: name, reason: reason.map { failureLine($0, source: name) } ?? "\(name): stopped before it started")
         }
-        if summary.failed.count > 20 { FileHandle.standardError.write(Data("… and \(summary.failed.count - 20) more\n".utf8)) }
-        print("completed \(summary.completed.count), skipped \(summary.skipped.count), failed \(summary.failed.count)")
+        if json {
+            try printJSON(Report(completed: summary.completed.map(Self.name), skipped: summary.skipped.map(Self.name), failed: failures))
+        } else {
+            for failure in failures.prefix(20) { FileHandle.standardError.write(Data("failed: \(failure.reason)\n".utf8)) }
+            if failures.count > 20 { FileHandle.standardError.write(Data("… and \(failures.count - 20) more\n".utf8)) }
+            print("completed \(summary.completed.count), skipped \(summary.skipped.count), failed \(summary.failed.count)")
+        }
         if !summary.failed.isEmpty { throw ExitCode(ExitStatus.unavailable) }
+    }
+
+    /// How a source is named in the output: its URL, or its cache key for a provider.
+    private static func name(_ source: Source) -> String {
+        source.url?.absoluteString ?? source.cacheKey
     }
 }
 

@@ -160,6 +160,15 @@ import Testing
             #expect(again.status == 69 && again.stdout.contains("completed 0, skipped 1, failed 1"))
             // Each failure with its reason, on one line.
             #expect(again.stderr.contains("failed: The server answered 503 for \(bad)."), "\(again.stderr)")
+            // And as JSON.
+            let json = try await kf("prefetch", good, bad, "--directory", directory, "--json")
+            struct Report: Decodable {
+                struct Failure: Decodable { var source: String; var reason: String }
+                var completed: [String], skipped: [String], failed: [Failure]
+            }
+            let report = try JSONDecoder().decode(Report.self, from: Data(json.stdout.utf8))
+            #expect(json.status == 69 && report.skipped == [good] && report.completed.isEmpty)
+            #expect(report.failed.map(\.source) == [bad] && report.failed.first?.reason == "The server answered 503 for \(bad).")
         }
     }
 }
