@@ -98,11 +98,13 @@ def download_figures(work, here, bench, kf):
             subprocess.run(["curl", "-s", "--parallel", "--parallel-max", "8", "-K", curl_config], check=True)
             curl_rounds.append((time.perf_counter() - start) * 1000)
         pipeline = prefetch_pipeline_figures(work, here, kf, urls, names, port)
+        revalidation = cache_figures([bench, "revalidate", f"http://127.0.0.1:{port}/revalidate/{names[0]}"])
     finally:
         server.terminate()
         server.wait()
     return {"ours": ours, "ours_decode": ours_decode, "curl": curl, "in_process": statistics.median(in_process),
-            "raw_client": statistics.median(raw_client), "curl_interleaved": statistics.median(curl_rounds), **pipeline}
+            "raw_client": statistics.median(raw_client), "curl_interleaved": statistics.median(curl_rounds), **pipeline,
+            "revalidation": revalidation}
 
 
 def prefetch_pipeline_figures(work, here, kf, urls, names, port):
@@ -296,6 +298,12 @@ def main():
         download["pipeline"], "Python requests + Pillow, 8 threads", download["pipeline_python"], 0.5)
     row("prefetch pipeline, time per image: 10k distinct URLs vs 1k", download["per_item_10k"], "the same, 1k URLs",
         download["per_item_1k"], None)
+
+    revalidation = download["revalidation"]
+    row("HTTP cache: revalidated hit (conditional request, 304, disk read and decode), median",
+        revalidation["revalidated_hit_us"] / 1000, "2 × disk hit + one loopback round trip (AsyncHTTPClient 304)",
+        (2 * revalidation["disk_hit_us"] + revalidation["round_trip_us"]) / 1000, 1.0,
+        note=f" (disk hit {revalidation['disk_hit_us']:.0f} µs, round trip {revalidation['round_trip_us']:.0f} µs)")
 
     print("Cache...", flush=True)
     cache = cache_figures([bench, "cache", jpeg])

@@ -13,6 +13,8 @@ import Kingfisher
 //   kf-bench ahc LIST                            the same with AsyncHTTPClient alone (no Kingfisher code)
 //   kf-bench cache FILE                          memory/disk cache latencies (FILE: a JPEG to thumbnail
 //                                                 to 400 px for the disk hit), prints key=value lines
+//   kf-bench revalidate URL                      a revalidated (304) hit against a disk hit and one
+//                                                 loopback round trip (URL: no-cache, with an ETag)
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -24,6 +26,11 @@ guard arguments.count >= 3 else { fail("usage: kf-bench decode|thumbnail FILE [S
 let mode = arguments[1]
 if mode == "ahc" {
     await RawClientBenchmark.run(list: arguments[2])
+    exit(0)
+}
+if mode == "revalidate" {
+    guard let url = URL(string: arguments[2]) else { fail("revalidate needs a URL") }
+    await RevalidationBenchmark.run(url: url)
     exit(0)
 }
 if mode == "download" {

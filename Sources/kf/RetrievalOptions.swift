@@ -33,6 +33,9 @@ struct RetrievalOptions: ParsableArguments {
     @Option(help: "Days until cached files expire, or 'never' (default: the cache's, 7 days).")
     var diskExpiration: String?
 
+    @Flag(help: "Follow the origin's HTTP caching headers (RFC 9111): use a cached image while fresh, then revalidate it (If-None-Match / If-Modified-Since; a 304 downloads nothing); never write no-store responses to disk.")
+    var httpCache = false
+
     func validate() throws {
         _ = try retryStrategy()
         _ = try headers()
@@ -66,6 +69,7 @@ struct RetrievalOptions: ParsableArguments {
             }))
         }
         if let expiration = try expiration() { options.append(.diskCacheExpiration(expiration)) }
+        if httpCache { options.append(.httpCachePolicy(.followHeaders)) }
         return options
     }
 

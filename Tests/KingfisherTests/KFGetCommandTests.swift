@@ -171,4 +171,38 @@ import Testing
             #expect(report.failed.map(\.source) == [bad] && report.failed.first?.reason == "The server answered 503 for \(bad).")
         }
     }
+
+    // MARK: HTTP
+
+    @Test func getWithHTTPCacheRevalidatesOnceStaleAndA304DownloadsNothing() async throws {
+        try await withServer { server, directory in
+            let path = "/cacheable/photo.png"
+            let url = server.url(path + "?cc=max-age%3D2").absoluteString
+            let first = try await kf("get", url, "--directory", directory, "--http-cache")
+            let cachedAt = ContinuousClock.now
+            #expect(first.status == 0 && first.stdout.hasPrefix("none  190x127"), "\(first.stderr)")
+            let fresh = try await kf("get", url, "--directory", directory, "--http-cache")
+            // Only meaningful while the response is fresh; a machine that slow cannot tell.
+            if ContinuousClock.now - cachedAt < .seconds(2) {
+                #expect(fresh.stdout.hasPrefix("disk  190x127") && server.statuses(path) == [200], "\(fresh.stdout)")
+            }
+            try await Task.sleep(until: cachedAt + .milliseconds(2100))
+            let stale = try await kf("get", url, "--directory", directory, "--http-cache")
+            #expect(stale.status == 0 && stale.stdout.hasPrefix("disk  190x127"), "\(stale.stdout) \(stale.stderr)")
+            #expect(server.statuses(path).last == 304 && server.headers(path)["if-none-match"] == "\"photo.png\"")
+            #expect(server.bodyBytesSent(path) == (try Fixtures.data("photo.png")).count)
+        }
+    }
+
+    @Test func getResumesABrokenDownloadWithARangeRequest() async throws {
+        try await withServer { server, directory in
+            let path = "/resumable/photo.png"
+            let run = try await kf("get", server.url(path).absoluteString, "--directory", directory, "--retry", "1,0")
+            #expect(run.status == 0 && run.stdout.hasPrefix("none  190x127"), "\(run.stderr)")
+            let size = try Fixtures.data("photo.png").count
+            #expect(server.statuses(path) == [200, 206])
+            #expect(server.headers(path)["range"] == "bytes=\(size / 2)-" && server.headers(path)["if-range"] == "\"photo.png\"")
+            #expect(server.bodyBytesSent(path) == size)
+        }
+    }
 }

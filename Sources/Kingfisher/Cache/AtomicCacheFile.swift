@@ -89,6 +89,21 @@ enum AtomicCacheFile {
         return Contents(data: data, expiration: expiration)
     }
 
+    /// Sets the access time of the file at `url` to `now` and its expiration to what `extend`
+    /// returns for the current one, without reading it. Returns `false` when the file does not
+    /// exist or has expired at `now`.
+    static func touch(_ url: URL, now: Date, extend: (Date) -> Date) -> Bool {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return false }
+        let expiration = date(info.st_mtim)
+        guard expiration > now else { return false }
+        var times = [AtomicFile.timespec(now), AtomicFile.timespec(extend(expiration))]
+        return futimens(fd, &times) == 0
+    }
+
     /// Removes the entry's file unless it changed since it was listed (a writer may have renamed
     /// a fresh file into place meanwhile). Returns whether it is gone.
     static func removeIfUnchanged(_ entry: Entry) -> Bool {

@@ -158,16 +158,9 @@ public enum DiskStorage {
             try ensureReady()
             let url = cacheFileURL(forKey: key, forcedExtension: forcedExtension)
             let now = clock()
-            let lifetime = config.expiration
             let read: AtomicCacheFile.Contents?
             do {
-                read = try AtomicCacheFile.read(url, now: now) { expiration in
-                    switch extendingExpiration {
-                    case .none: return expiration
-                    case .cacheTime: return min(lifetime.estimatedExpirationSince(now), Self.latestExpirationDate)
-                    case .expirationTime(let e): return min(e.estimatedExpirationSince(now), Self.latestExpirationDate)
-                    }
-                }
+                read = try AtomicCacheFile.read(url, now: now, extend: extendedExpiration(extendingExpiration, now: now))
             } catch {
                 throw KingfisherError.cacheError(reason: .cannotLoadDataFromDisk(url: url, error: error))
             }
@@ -176,6 +169,30 @@ public enum DiskStorage {
                 return try T.fromData(read.data)
             } catch {
                 throw KingfisherError.cacheError(reason: .cannotConvertToData(object: url.path, error: error))
+            }
+        }
+
+        /// Records an access to the file for `key` and extends its expiration as
+        /// `extendingExpiration` says, without reading it (a revalidated HTTP response keeps its
+        /// cached variants). Returns whether an unexpired file was there.
+        @discardableResult
+        func extendExpiration(forKey key: String, forcedExtension: String? = nil,
+                              extendingExpiration: ExpirationExtending = .cacheTime) -> Bool {
+            guard isReady else { return false }
+            let now = clock()
+            return AtomicCacheFile.touch(cacheFileURL(forKey: key, forcedExtension: forcedExtension), now: now,
+                                         extend: extendedExpiration(extendingExpiration, now: now))
+        }
+
+        /// The new expiration of a file read at `now`, from its current one.
+        private func extendedExpiration(_ extending: ExpirationExtending, now: Date) -> (Date) -> Date {
+            let lifetime = config.expiration
+            return { expiration in
+                switch extending {
+                case .none: return expiration
+                case .cacheTime: return min(lifetime.estimatedExpirationSince(now), Self.latestExpirationDate)
+                case .expirationTime(let e): return min(e.estimatedExpirationSince(now), Self.latestExpirationDate)
+                }
             }
         }
 

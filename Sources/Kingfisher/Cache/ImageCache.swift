@@ -15,6 +15,8 @@ public final class ImageCache: Sendable {
     public let memoryStorage: MemoryStorage.Backend<KFCrossPlatformImage>
     /// The disk storage.
     public let diskStorage: DiskStorage.Backend<Data>
+    /// The HTTP caching records of originals cached under ``HTTPCachePolicy/followHeaders``.
+    let httpRecords = HTTPCacheRecords()
     private let ioQueue: DispatchQueue
     private let readQueue: DispatchQueue
 
@@ -281,6 +283,7 @@ public final class ImageCache: Sendable {
     /// Empties the memory cache.
     public func clearMemoryCache() {
         memoryStorage.removeAll()
+        httpRecords.removeAllFromMemory()
     }
 
     /// Empties the disk cache on the io queue; completion on `callbackQueue`.

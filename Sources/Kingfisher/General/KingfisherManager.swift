@@ -134,14 +134,19 @@ public final class KingfisherManager: Sendable {
 
     // MARK: The flow
 
-    private typealias Completion = @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void
+    typealias Completion = @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void
 
-    private func fromCacheOrSource(_ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
-                                   completion: @escaping Completion) {
+    /// - Parameter httpChecked: The HTTP caching headers (under ``HTTPCachePolicy/followHeaders``)
+    ///   have already allowed the cached image.
+    func fromCacheOrSource(_ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
+                           httpChecked: Bool = false, completion: @escaping Completion) {
         let options = retrieval.workingOptions
         let targetCache = options.targetCache ?? cache
         let key = source.cacheKey
         guard !options.forceRefresh else { return load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion) }
+        if !httpChecked, options.httpCachePolicy == .followHeaders, !options.onlyFromCache, case .network = source {
+            return followingHTTPCache(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
+        }
         let cached = targetCache.imageCachedType(forKey: key, processorIdentifier: options.processor.identifier,
                                                  forcedExtension: options.forcedExtension)
         if cached.cached, !options.fromMemoryCacheOrRefresh || cached == .memory {
@@ -210,6 +215,10 @@ public final class KingfisherManager: Sendable {
             (options.processingQueue ?? .dispatch(self.processingQueue)).execute {
                 do throws(KingfisherError) {
                     let image = try processor.processedImage(from: .image(original), options: options)
+                    if options.httpCachePolicy == .followHeaders {
+                        targetCache.httpRecords.addVariant(processor.identifier, forKey: key, disk: targetCache.diskStorage,
+                                                           toDisk: !options.cacheMemoryOnly, expiration: options.diskCacheExpiration)
+                    }
                     self.cache(image, data: nil, source: source, cacheType: .none, metrics: nil, retrieval: retrieval,
                                storesOriginal: false, completion: completion)
                 } catch {
@@ -220,7 +229,7 @@ public final class KingfisherManager: Sendable {
     }
 
     /// Downloads or asks the provider, then caches.
-    private func load(_ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
+    func load(_ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
                       completion: @escaping Completion) {
         let options = retrieval.workingOptions
         if retrieval.isCancelled {
@@ -229,16 +238,16 @@ public final class KingfisherManager: Sendable {
         switch source {
         case .network(let resource):
             let downloader = options.downloader ?? self.downloader
-            let callerQueue = retrieval.options.callbackQueue
-            var progress: DownloadProgressBlock?
-            if let progressBlock {
-                progress = { received, total in callerQueue.execute { progressBlock(received, total) } }
-            }
-            let task = downloader.downloadImage(with: resource.downloadURL, options: options, progressBlock: progress) { result in
+            let requestTime = Date()
+            let task = downloader.download(resource.downloadURL, options: options, validators: nil,
+                                           progressBlock: callerProgress(progressBlock, retrieval: retrieval)) { result in
                 switch result {
-                case .success(let loaded):
-                    self.cache(loaded.image, data: loaded.originalData, source: source, cacheType: .none, metrics: loaded.metrics,
-                               retrieval: retrieval, storesOriginal: true, completion: completion)
+                case .success(.downloaded(let loaded, let response)):
+                    self.cacheDownloaded(loaded, response: response, requestTime: requestTime, source: source, retrieval: retrieval,
+                                         completion: completion)
+                case .success(.notModified(let response)):
+                    // Unreachable: a plain download is never answered "not modified".
+                    completion(.failure(.responseError(reason: .invalidHTTPStatusCode(response: response.httpURLResponse))))
                 case .failure(let error):
                     completion(.failure(error))
                 }
@@ -270,8 +279,11 @@ public final class KingfisherManager: Sendable {
 
     /// Stores a loaded or processed image (and the original data with `cacheOriginalImage`),
     /// completing when caching starts, or when it ends with `waitForCache`.
-    private func cache(_ image: KFCrossPlatformImage, data: Data?, source: Source, cacheType: CacheType, metrics: NetworkMetrics?,
-                       retrieval: ImageRetrieval, storesOriginal: Bool, completion: @escaping Completion) {
+    ///
+    /// - Parameter toDisk: Whether the image may be written to disk (a `no-store` response
+    ///   may not); `cacheMemoryOnly` keeps it in memory anyway.
+    func cache(_ image: KFCrossPlatformImage, data: Data?, source: Source, cacheType: CacheType, metrics: NetworkMetrics?,
+               retrieval: ImageRetrieval, storesOriginal: Bool, toDisk: Bool = true, completion: @escaping Completion) {
         let options = retrieval.workingOptions
         let targetCache = options.targetCache ?? cache
         let originalCache = options.originalCache ?? targetCache
@@ -282,8 +294,10 @@ public final class KingfisherManager: Sendable {
             originalSource: retrieval.originalSource, data: { data ?? serializer.data(with: image, original: nil) }, metrics: metrics)
         let stores = DispatchGroup()
         stores.enter()
-        targetCache.store(image, original: data, forKey: key, options: options, toDisk: !options.cacheMemoryOnly) { _ in stores.leave() }
-        if storesOriginal, options.cacheOriginalImage, !options.processor.identifier.isEmpty, let data {
+        targetCache.store(image, original: data, forKey: key, options: options, toDisk: toDisk && !options.cacheMemoryOnly) { _ in
+            stores.leave()
+        }
+        if storesOriginal, toDisk, options.cacheOriginalImage, !options.processor.identifier.isEmpty, let data {
             stores.enter()
             originalCache.storeToDisk(data, forKey: key, processorIdentifier: "", forcedExtension: options.forcedExtension,
                                       expiration: options.diskCacheExpiration) { _ in

@@ -109,6 +109,10 @@ public enum KingfisherOptionsInfoItem: Sendable {
     case alternativeSources([Source])
     /// Decides whether a failed load is retried. Default `nil` (no retry).
     case retryStrategy(any RetryStrategy)
+    /// Whether downloaded images are cached as their HTTP caching headers say (RFC 9111:
+    /// freshness, revalidation with `304`, `no-store`). Default ``HTTPCachePolicy/clientDecides``
+    /// (Kingfisher's: the headers are ignored).
+    case httpCachePolicy(HTTPCachePolicy)
 }
 
 /// The parsed form of ``KingfisherOptionsInfo``: one property per option, with defaults.
@@ -196,6 +200,8 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     public var alternativeSources: [Source]?
     /// See ``KingfisherOptionsInfoItem/retryStrategy(_:)``. Default `nil`.
     public var retryStrategy: (any RetryStrategy)?
+    /// See ``KingfisherOptionsInfoItem/httpCachePolicy(_:)``. Default ``HTTPCachePolicy/clientDecides``.
+    public var httpCachePolicy: HTTPCachePolicy = .clientDecides
 
     /// Parses `info`; the last occurrence of an item wins. `nil` gives all defaults.
     public init(_ info: KingfisherOptionsInfo?) {
@@ -237,6 +243,7 @@ public struct KingfisherParsedOptionsInfo: Sendable {
             case .alsoPrefetchToMemory: alsoPrefetchToMemory = true
             case .alternativeSources(let value): alternativeSources = value
             case .retryStrategy(let value): retryStrategy = value
+            case .httpCachePolicy(let value): httpCachePolicy = value
             default:
                 // The items deprecated as no-ops on Linux; naming them here would warn.
                 break

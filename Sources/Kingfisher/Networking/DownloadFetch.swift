@@ -28,6 +28,8 @@ final class DownloadFetch: IdleTimed {
         var redirectTarget: URL?
         var body = Data()
         var expected: Int64 = -1
+        /// The kept start of the body this exchange asked the rest of, if it resumes one.
+        var resumed: ResumableDataStore.Entry?
         /// Why this fetch stopped the current exchange, when it did.
         var stop: KingfisherError?
         var redirects = 0
@@ -98,6 +100,10 @@ final class DownloadFetch: IdleTimed {
     // MARK: Exchanges
 
     private func send(_ request: URLRequest) {
+        // A plain GET whose earlier attempt broke asks only for the rest.
+        let resumed = (request.httpMethod ?? "GET") == "GET" && request.value(forHTTPHeaderField: "Range") == nil
+            && request.value(forHTTPHeaderField: "If-None-Match") == nil
+            ? request.url.flatMap { downloader.resumableData.take(for: $0) } : nil
         let generation = state.withLock { state -> Int? in
             guard !state.ended, !state.cancelled, !state.timedOut else { return nil }
             state.generation += 1
@@ -106,12 +112,14 @@ final class DownloadFetch: IdleTimed {
             state.redirectTarget = nil
             state.body = Data()
             state.expected = -1
+            state.resumed = resumed
             state.stop = nil
             return state.generation
         }
         guard let generation else { return endInterrupted() }
         let trusted = request.url?.host.map { downloader.trustedHosts.contains($0) } ?? false
-        let exchange = downloader.transport.startExchange(request, acceptingUntrustedCertificates: trusted,
+        let sent = resumed.map { ResumableDataStore.resuming(request, after: $0) } ?? request
+        let exchange = downloader.transport.startExchange(sent, acceptingUntrustedCertificates: trusted,
                                                           receiver: Receiver(fetch: self, generation: generation))
         let stopNow = state.withLock { state -> Bool in
             guard state.generation == generation, !state.ended else { return false }
@@ -146,24 +154,38 @@ final class DownloadFetch: IdleTimed {
         let delegate = target == nil ? downloader.delegate : nil
         let expected = response.expectedContentLength
         let refusal = target == nil ? refusal(of: response, expected: expected, delegate: delegate) : nil
-        let current = state.withLock { state -> Bool in
-            guard state.generation == generation, !state.ended else { return false }
+        let (current, refused) = state.withLock { state -> (Bool, Bool) in
+            guard state.generation == generation, !state.ended else { return (false, false) }
             state.lastActivity = now
             state.head = response
             state.redirectTarget = target
             if state.firstByte == nil { state.firstByte = now - started }
+            var refusal = refusal
+            var expected = expected
+            if refusal == nil, target == nil, let resumed = state.resumed {
+                if ResumableDataStore.continues(resumed, with: response) {
+                    // The rest follows what was kept: the body starts with it.
+                    state.body = resumed.data
+                    if expected >= 0 { expected += Int64(resumed.data.count) }
+                } else if response.statusCode == 206 {
+                    refusal = .responseError(reason: .URLSessionError(error: TransportErrorText.misplacedRange(response, expectedStart: resumed.data.count)))
+                } else {
+                    // Anything else (a 200: the image changed) starts over.
+                    state.resumed = nil
+                }
+            }
             if let refusal {
                 state.stop = refusal
             } else if target == nil {
                 state.expected = expected
                 if expected > 0 { state.body.reserveCapacity(Int(expected)) }
             }
-            return true
+            return (true, refusal != nil)
         }
         guard current else { return proceed(false) }
         // A redirect's (small) body is read and dropped, so its connection can be reused.
         if target != nil { return proceed(true) }
-        if refusal != nil { return proceed(false) }
+        if refused { return proceed(false) }
         guard let delegate else { return proceed(true) }
         let downloader = self.downloader
         Task {
@@ -234,6 +256,7 @@ final class DownloadFetch: IdleTimed {
             return redirect(to: target, from: head, request: snapshot.request, count: snapshot.redirects)
         }
         if let error {
+            keepPartialBody(of: snapshot)
             let broken = snapshot.head == nil ? error
                 : TransportErrorText.midBody(error, received: snapshot.body.count, expected: snapshot.expected)
             return end(.failure(.responseError(reason: .URLSessionError(error: broken))))
@@ -298,12 +321,19 @@ final class DownloadFetch: IdleTimed {
 
     /// Ends a fetch that was timed out (failing it) or cancelled (quietly: nobody waits).
     private func endInterrupted() {
-        let timeout = state.withLock { state -> URLError? in
-            guard state.timedOut else { return nil }
-            return timeoutError(url: state.request.url ?? operation.url, headReceived: state.head != nil,
-                                bodyBytes: state.body.count, idle: ContinuousClock.now - state.lastActivity)
+        let (timeout, snapshot) = state.withLock { state -> (URLError?, State?) in
+            guard state.timedOut, !state.ended else { return (nil, nil) }
+            return (timeoutError(url: state.request.url ?? operation.url, headReceived: state.head != nil,
+                                 bodyBytes: state.body.count, idle: ContinuousClock.now - state.lastActivity), state)
         }
+        if let snapshot { keepPartialBody(of: snapshot) }
         end(timeout.map { .failure(.responseError(reason: .URLSessionError(error: $0))) })
+    }
+
+    /// Keeps the body of an exchange that broke after some bytes, so that a retry resumes it.
+    private func keepPartialBody(of snapshot: State) {
+        guard let head = snapshot.head, snapshot.redirectTarget == nil, snapshot.stop == nil, let url = snapshot.request.url else { return }
+        downloader.resumableData.keep(snapshot.body, of: head, for: url, resumedValidator: snapshot.resumed?.validator)
     }
 
     /// A `timedOut` URLError (as URLSession gives) whose description says which limit ended the

@@ -12,15 +12,23 @@ final class DownloadOperation: Sendable {
         let task: DownloadTask
         let options: KingfisherParsedOptionsInfo
         let progress: DownloadProgressBlock?
-        let completion: @Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void
+        let completion: @Sendable (Result<Outcome, KingfisherError>) -> Void
 
         init(task: DownloadTask, options: KingfisherParsedOptionsInfo, progress: DownloadProgressBlock?,
-             completion: @escaping @Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void) {
+             completion: @escaping @Sendable (Result<Outcome, KingfisherError>) -> Void) {
             self.task = task
             self.options = options
             self.progress = progress
             self.completion = completion
         }
+    }
+
+    /// What a caller gets from a successful download.
+    enum Outcome: Sendable {
+        /// The image, processed by the caller's processor, and the response it came in.
+        case downloaded(ImageLoadingResult, TransportResponse)
+        /// The origin answered a conditional request with `304 Not Modified`.
+        case notModified(TransportResponse)
     }
 
     private struct State {
@@ -32,15 +40,18 @@ final class DownloadOperation: Sendable {
 
     let url: URL
     let request: URLRequest
+    /// The validators a conditional download sent; `nil` for a plain download.
+    let validators: HTTPValidators?
     let sequence: Int
     private let state: Locked<State>
     // Strong: a download that outlives its last caller still reports to the downloader; the
     // cycle ends when the downloader forgets the operation.
     private let downloader: ImageDownloader
 
-    init(request: URLRequest, url: URL, priority: Float, sequence: Int, downloader: ImageDownloader) {
+    init(request: URLRequest, url: URL, validators: HTTPValidators?, priority: Float, sequence: Int, downloader: ImageDownloader) {
         self.request = request
         self.url = url
+        self.validators = validators
         self.sequence = sequence
         self.downloader = downloader
         state = Locked(State(priority: priority))
@@ -133,6 +144,14 @@ final class DownloadOperation: Sendable {
         case .success(let body):
             let response = delegate.map { _ in body.response.httpURLResponse }
             delegate?.imageDownloader(downloader, didFinishDownloadingImageForURL: url, with: response, error: nil)
+            if body.response.statusCode == 304 {
+                // Only a conditional request can be answered "not modified": to a plain one it is
+                // a status without an image.
+                let outcome: Result<Outcome, KingfisherError> = validators != nil ? .success(.notModified(body.response))
+                    : .failure(.responseError(reason: .invalidHTTPStatusCode(response: response ?? body.response.httpURLResponse)))
+                for caller in callers { caller.options.callbackQueue.execute { caller.completion(outcome) } }
+                return
+            }
             guard let data = delegate.map({ $0.imageDownloader(downloader, didDownload: body.data, with: callers.first?.task) })
                     ?? body.data else {
                 let error = KingfisherError.responseError(reason: .dataModifyingFailed(task: callers.first?.task))
@@ -150,13 +169,14 @@ final class DownloadOperation: Sendable {
         let downloader = self.downloader
         @Sendable func process(_ members: [Caller]) {
             let options = members[0].options
-            let result: Result<ImageLoadingResult, KingfisherError>
+            let result: Result<Outcome, KingfisherError>
             do {
                 let image = try options.processor.processedImage(from: data, options: options)
                 if let delegate = downloader.delegate {
                     delegate.imageDownloader(downloader, didDownload: image, for: url, with: response ?? body.response.httpURLResponse)
                 }
-                result = .success(ImageLoadingResult(image: image, url: url, originalData: data, metrics: body.metrics))
+                result = .success(.downloaded(ImageLoadingResult(image: image, url: url, originalData: data, metrics: body.metrics),
+                                              body.response))
             } catch .imageCodingError(let reason) {
                 let contentType = body.response.value(forHTTPHeaderField: "Content-Type")
                 result = .failure(.responseError(reason: .notAnImage(url: url, contentType: contentType, reason: reason)))

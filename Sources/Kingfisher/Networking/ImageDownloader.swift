@@ -26,8 +26,14 @@ public final class ImageDownloader: Sendable {
         var trustedHosts: Set<String> = []
     }
 
+    /// Downloads are shared by URL; a conditional one only with callers sending the same validators.
+    private struct OperationKey: Hashable {
+        var url: URL
+        var validators: HTTPValidators?
+    }
+
     private struct Registry {
-        var operations: [URL: DownloadOperation] = [:]
+        var operations: [OperationKey: DownloadOperation] = [:]
         var nextToken = 0
         var nextSequence = 0
     }
@@ -46,6 +52,8 @@ public final class ImageDownloader: Sendable {
     private let registry = Locked(Registry())
     private let delegateBox = Locked(WeakDelegate())
     let scheduler: DownloadScheduler
+    /// Partial bodies of broken downloads, for the next attempt to resume.
+    let resumableData = ResumableDataStore(limit: ImageDownloader.defaultResumableDataLimit)
     /// Where processors run unless a caller's `processingQueue` option names another: concurrent,
     /// so that images arriving together decode on every core.
     let processingQueue: DispatchQueue
@@ -106,6 +114,19 @@ public final class ImageDownloader: Sendable {
         set { settings.withLock { $0.maxResponseDataSize = newValue } }
     }
 
+    /// The most bytes of broken downloads' partial bodies kept in memory, so that the next
+    /// download of the same URL (a retry) asks only for the rest with `Range` and `If-Range`
+    /// (a `206` is appended; a `200`, sent when the image changed, starts over). Kept only for
+    /// origins that can resume (a strong `ETag` or a `Last-Modified`, and `Accept-Ranges: bytes`),
+    /// for 10 minutes at most. 0 turns resuming off. Default ``defaultResumableDataLimit``.
+    public var resumableDataLimit: Int {
+        get { resumableData.limit }
+        set { resumableData.limit = newValue }
+    }
+
+    /// 32 MB.
+    public static let defaultResumableDataLimit = 32 << 20
+
     /// Hosts whose self-signed TLS certificates are accepted. Default empty.
     public var trustedHosts: Set<String> {
         get { settings.withLock { $0.trustedHosts } }
@@ -136,26 +157,45 @@ public final class ImageDownloader: Sendable {
     public func downloadImage(with url: URL, options: KingfisherParsedOptionsInfo,
                               progressBlock: DownloadProgressBlock? = nil,
                               completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask? {
+        download(url, options: options, validators: nil, progressBlock: progressBlock) { outcome in
+            completionHandler?(outcome.flatMap { outcome in
+                switch outcome {
+                case .downloaded(let result, _): return .success(result)
+                // Unreachable: only conditional downloads are answered "not modified".
+                case .notModified(let response):
+                    return .failure(.responseError(reason: .invalidHTTPStatusCode(response: response.httpURLResponse)))
+                }
+            })
+        }
+    }
+
+    /// Downloads `url`, conditionally when `validators` are given (sending `If-None-Match` /
+    /// `If-Modified-Since`, so that the origin may answer `304`), reporting the response too.
+    @discardableResult
+    func download(_ url: URL, options: KingfisherParsedOptionsInfo, validators: HTTPValidators?,
+                  progressBlock: DownloadProgressBlock? = nil,
+                  completion: @escaping @Sendable (Result<DownloadOperation.Outcome, KingfisherError>) -> Void) -> DownloadTask {
         let token = registry.withLock { registry -> Int in
             registry.nextToken += 1
             return registry.nextToken
         }
         let task = DownloadTask(token: token, url: url, priority: options.downloadPriority)
-        let completion = completionHandler ?? { _ in }
         let request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: downloadTimeout)
         if let modifier = options.requestModifier {
             if let synchronous = modifier as? any ImageDownloadRequestModifier {
-                enqueue(synchronous.modified(for: request), task: task, options: options, progress: progressBlock, completion: completion)
+                enqueue(synchronous.modified(for: request), validators: validators, task: task, options: options, progress: progressBlock,
+                        completion: completion)
                 modifier.onDownloadTaskStarted(task)
             } else {
                 Task {
                     let modified = await modifier.modified(for: request)
-                    self.enqueue(modified, task: task, options: options, progress: progressBlock, completion: completion)
+                    self.enqueue(modified, validators: validators, task: task, options: options, progress: progressBlock,
+                                 completion: completion)
                     modifier.onDownloadTaskStarted(task)
                 }
             }
         } else {
-            enqueue(request, task: task, options: options, progress: progressBlock, completion: completion)
+            enqueue(request, validators: validators, task: task, options: options, progress: progressBlock, completion: completion)
         }
         return task
     }
@@ -169,22 +209,24 @@ public final class ImageDownloader: Sendable {
         }, cancel: { $0.cancel() })
     }
 
-    private func enqueue(_ request: URLRequest?, task: DownloadTask, options: KingfisherParsedOptionsInfo,
+    private func enqueue(_ request: URLRequest?, validators: HTTPValidators?, task: DownloadTask, options: KingfisherParsedOptionsInfo,
                          progress: DownloadProgressBlock?,
-                         completion: @escaping @Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void) {
+                         completion: @escaping @Sendable (Result<DownloadOperation.Outcome, KingfisherError>) -> Void) {
         func fail(_ error: KingfisherError) { options.callbackQueue.execute { completion(.failure(error)) } }
-        guard let request else { return fail(.requestError(reason: .emptyRequest)) }
+        guard var request else { return fail(.requestError(reason: .emptyRequest)) }
         guard let url = request.url, DownloadFetch.isFollowable(url) else {
             return fail(.requestError(reason: .invalidURL(request: request)))
         }
+        validators?.apply(to: &request)
         let caller = DownloadOperation.Caller(task: task, options: options, progress: progress, completion: completion)
+        let key = OperationKey(url: url, validators: validators)
         let (operation, isNew, raised) = registry.withLock { registry -> (DownloadOperation, Bool, Bool) in
-            if let existing = registry.operations[url], let raised = existing.add(caller) { return (existing, false, raised) }
+            if let existing = registry.operations[key], let raised = existing.add(caller) { return (existing, false, raised) }
             registry.nextSequence += 1
-            let operation = DownloadOperation(request: request, url: url, priority: task.priority,
+            let operation = DownloadOperation(request: request, url: url, validators: validators, priority: task.priority,
                                               sequence: registry.nextSequence, downloader: self)
             _ = operation.add(caller)
-            registry.operations[url] = operation
+            registry.operations[key] = operation
             return (operation, true, false)
         }
         if raised { scheduler.reprioritize(operation, to: operation.priority) }
@@ -200,7 +242,8 @@ public final class ImageDownloader: Sendable {
     /// Called exactly when a download leaves the running or waiting set (idempotent).
     func operationEnded(_ operation: DownloadOperation) {
         registry.withLock { registry in
-            if registry.operations[operation.url] === operation { registry.operations[operation.url] = nil }
+            let key = OperationKey(url: operation.url, validators: operation.validators)
+            if registry.operations[key] === operation { registry.operations[key] = nil }
         }
         scheduler.ended(operation)
     }
@@ -209,8 +252,8 @@ public final class ImageDownloader: Sendable {
 
     /// Cancels every caller of the download of `url`.
     public func cancel(url: URL) {
-        let operation = registry.withLock { $0.operations[url] }
-        operation?.cancelAll()
+        let operations = registry.withLock { $0.operations.filter { $0.key.url == url }.map(\.value) }
+        for operation in operations { operation.cancelAll() }
     }
 
     /// Cancels every download.

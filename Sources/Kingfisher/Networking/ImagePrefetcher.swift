@@ -211,7 +211,13 @@ public final class ImagePrefetcher: Sendable {
         let source = sources[index]
         let options = workingOptions
         let cache = options.targetCache ?? manager.cache
-        if !options.forceRefresh {
+        // Following HTTP caching, a cached image counts only while its response is fresh; a
+        // stale one is revalidated by the retrieval.
+        var stale = false
+        if options.httpCachePolicy == .followHeaders, case .network = source {
+            stale = cache.httpRecords.record(forKey: source.cacheKey, disk: cache.diskStorage)?.isFresh(at: Date()) != true
+        }
+        if !options.forceRefresh, !stale {
             let cached = cache.imageCachedType(forKey: source.cacheKey, processorIdentifier: options.processor.identifier,
                                                forcedExtension: options.forcedExtension)
             if cached == .memory || (cached == .disk && !options.alsoPrefetchToMemory) {
@@ -225,7 +231,7 @@ public final class ImagePrefetcher: Sendable {
             }
         }
         let retrieval = manager.retrieve(source, options: options, progressBlock: nil, downloadTaskUpdated: nil,
-                                         targetCacheChecked: !options.forceRefresh) { result in
+                                         targetCacheChecked: !options.forceRefresh && !stale) { result in
             switch result {
             case .success: self.itemEnded(index, as: .completed)
             case .failure(let error): self.itemEnded(index, as: .failed(error))

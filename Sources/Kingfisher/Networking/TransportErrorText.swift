@@ -84,6 +84,15 @@ enum TransportErrorText {
         return URLError(urlError.code, userInfo: userInfo)
     }
 
+    /// A `206` to a resumption whose range does not start where the kept bytes end.
+    static func misplacedRange(_ response: TransportResponse, expectedStart: Int) -> URLError {
+        let range = response.value(forHTTPHeaderField: "Content-Range") ?? "no Content-Range"
+        return URLError(.badServerResponse, userInfo: [
+            NSLocalizedDescriptionKey: "the server resumed the body with '\(range)', not from byte \(expectedStart)",
+            NSURLErrorFailingURLErrorKey: response.url,
+        ])
+    }
+
     /// The description of a download's underlying error: a `URLError`'s own text and URL when
     /// it has one, otherwise the error as Swift prints it.
     static func describe(_ error: any Error) -> String {

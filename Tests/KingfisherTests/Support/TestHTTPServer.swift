@@ -20,6 +20,14 @@ import NIOSSL
 /// - faults: `/reset/<fixture>` half the body, then a TCP reset; `/overlong/<fixture>` a
 ///   Content-Length 1000 bytes past the body, then the connection closes; `/underlong/<fixture>`
 ///   a Content-Length of half the body, then the whole body; `/noresponse` closes on the request
+/// - HTTP caching: `/cacheable/<fixture>?cc=<Cache-Control>&lm=<Last-Modified>` the fixture with
+///   `ETag: "<fixture>"` and those fields; `304` to a matching `If-None-Match` (or, without it,
+///   an `If-Modified-Since` equal to `lm`). ``replaceFixture(of:with:)`` changes what a path
+///   serves (and so its tag).
+/// - resuming: `/resumable/<fixture>` with a strong ETag and `Accept-Ranges: bytes`; the first
+///   full request gets half the body, then a TCP reset; `Range: bytes=N-` with a matching
+///   `If-Range` gets `206` and the rest; anything else the whole image.
+/// Statuses sent and body bytes sent are recorded per path.
 /// Every request is counted per path; request headers are recorded; a response the client
 /// abandoned (connection closed before the end) is counted as aborted. Tests wait for counts with
 /// ``wait(until:)``.
@@ -34,6 +42,12 @@ final class TestHTTPServer: Sendable {
         var aborted: [String: Int] = [:]
         var completed: [String: Int] = [:]
         var httpVersions: [String: Int] = [:]
+        /// The statuses sent, in order.
+        var statuses: [String: [Int]] = [:]
+        /// Body bytes written for each path, all responses together.
+        var bodyBytesSent: [String: Int] = [:]
+        /// Fixtures served instead of the one a `/cacheable/` path names.
+        var replacedFixtures: [String: String] = [:]
     }
 
     let stats = WaitableState(Stats())
@@ -107,6 +121,13 @@ final class TestHTTPServer: Sendable {
     func completed(_ path: String) -> Int { stats.read { $0.completed[path] ?? 0 } }
     func headers(_ path: String) -> [String: String] { stats.read { $0.headers[path] ?? [:] } }
     func httpVersion(_ path: String) -> Int? { stats.read { $0.httpVersions[path] } }
+    func statuses(_ path: String) -> [Int] { stats.read { $0.statuses[path] ?? [] } }
+    func bodyBytesSent(_ path: String) -> Int { stats.read { $0.bodyBytesSent[path] ?? 0 } }
+
+    /// Makes the `/cacheable/` `path` serve `fixture` (with its tag) from now on.
+    func replaceFixture(of path: String, with fixture: String) {
+        stats.update { $0.replacedFixtures[path] = fixture }
+    }
 
     /// Returns once `condition` holds for the counts (at once if it does already).
     func wait(until condition: @escaping @Sendable (Stats) -> Bool) async throws {
@@ -214,19 +235,54 @@ final class TestHTTPServer: Sendable {
                 sendFault(parts[0], data, context, path)
             case "noresponse":
                 context.close(promise: nil)
+            case "cacheable":
+                guard parts.count == 2 else { return send(404, "no such fixture", context, path) }
+                let name = stats.read { $0.replacedFixtures[path] } ?? parts[1]
+                guard let data = fixture(name) else { return send(404, "no such fixture", context, path) }
+                var fields = ["ETag": "\"\(name)\""]
+                if let cc = query["cc"] { fields["Cache-Control"] = cc }
+                if let lm = query["lm"] { fields["Last-Modified"] = lm }
+                let ifNoneMatch = head.headers.first(name: "If-None-Match")
+                let notModified = ifNoneMatch.map { $0 == fields["ETag"] }
+                    ?? (head.headers.first(name: "If-Modified-Since").map { $0 == query["lm"] })
+                    ?? false
+                if notModified {
+                    send(304, Data(), context, path, contentType: "image/png", headers: fields)
+                } else {
+                    send(200, data, context, path, contentType: "image/png", headers: fields)
+                }
+            case "resumable":
+                guard parts.count == 2, let data = fixture(parts[1]) else { return send(404, "no such fixture", context, path) }
+                let fields = ["ETag": "\"\(parts[1])\"", "Accept-Ranges": "bytes"]
+                if let range = head.headers.first(name: "Range"), head.headers.first(name: "If-Range") == fields["ETag"],
+                   range.hasPrefix("bytes="), range.hasSuffix("-"), let start = Int(range.dropFirst(6).dropLast()), start < data.count {
+                    var ranged = fields
+                    ranged["Content-Range"] = "bytes \(start)-\(data.count - 1)/\(data.count)"
+                    send(206, data.suffix(from: start), context, path, contentType: "image/png", headers: ranged)
+                } else if stats.read({ $0.requests[path] ?? 0 }) == 1 {
+                    sendFault("reset", data, context, path, headers: fields)
+                } else {
+                    send(200, data, context, path, contentType: "image/png", headers: fields)
+                }
             default:
                 send(404, "not found", context, path)
             }
         }
 
         /// Writes a response that breaks HTTP as `kind` says (see the endpoint list).
-        private func sendFault(_ kind: String, _ data: Data, _ context: ChannelHandlerContext, _ path: String) {
+        private func sendFault(_ kind: String, _ data: Data, _ context: ChannelHandlerContext, _ path: String,
+                               headers: [String: String] = [:]) {
             var responseHead = HTTPResponseHead(version: .http1_1, status: .ok)
             responseHead.headers.add(name: "Content-Type", value: "image/png")
+            for (name, value) in headers { responseHead.headers.add(name: name, value: value) }
             let declared = kind == "overlong" ? data.count + 1000 : kind == "underlong" ? data.count / 2 : data.count
             responseHead.headers.add(name: "Content-Length", value: "\(declared)")
             context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
             let sent = kind == "reset" ? data.prefix(data.count / 2) : data
+            stats.update { stats in
+                stats.statuses[path, default: []].append(200)
+                stats.bodyBytesSent[path, default: 0] += sent.count
+            }
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: sent)))), promise: nil)
             guard kind == "reset", let socket = context.channel as? any SocketOptionProvider else {
                 return context.close(promise: nil)
@@ -273,7 +329,11 @@ final class TestHTTPServer: Sendable {
             context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-            stats.update { $0.completed[path, default: 0] += 1 }
+            stats.update { stats in
+                stats.completed[path, default: 0] += 1
+                stats.statuses[path, default: []].append(status)
+                stats.bodyBytesSent[path, default: 0] += body.count
+            }
         }
     }
 }
