@@ -339,6 +339,20 @@ import FoundationNetworking
         let downloader = ImageDownloader(name: "invalid")
         let invalid = await failure(downloader, URL(string: "ftp://example.com/a.png")!)
         guard case .requestError(reason: .invalidURL)? = invalid else { Issue.record("\(String(describing: invalid))"); return }
+        #expect(invalid?.localizedDescription
+            == "Unsupported URL scheme \"ftp\" in ftp://example.com/a.png: only http and https URLs are downloaded.")
+    }
+
+    @Test func aHostThatDoesNotResolveSaysSoInOneLine() async throws {
+        // `.invalid` never resolves (RFC 6761), with or without a network.
+        let url = URL(string: "http://kingfisher-test.invalid/a.png")!
+        let failed = await failure(ImageDownloader(name: "dns"), url)
+        guard case .responseError(reason: .URLSessionError(let underlying))? = failed else {
+            Issue.record("\(String(describing: failed))"); return
+        }
+        #expect((underlying as? URLError)?.code == .cannotFindHost, "\(underlying)")
+        #expect(failed?.localizedDescription
+            == "The download failed: \(url.absoluteString): the DNS lookup of kingfisher-test.invalid found no address.")
     }
 
     // MARK: Processing

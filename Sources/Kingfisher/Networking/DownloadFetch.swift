@@ -33,6 +33,8 @@ final class DownloadFetch: IdleTimed {
         /// Why this fetch stopped the current exchange, when it did.
         var stop: KingfisherError?
         var redirects = 0
+        /// Whether a `401` has been answered with credentials (only once).
+        var authenticated = false
         var firstByte: Duration?
         var lastActivity = ContinuousClock.now
         var cancelled = false
@@ -250,6 +252,10 @@ final class DownloadFetch: IdleTimed {
         }
         guard let snapshot else { return }
         if snapshot.timedOut || snapshot.cancelled { return endInterrupted() }
+        if let head = snapshot.head, head.statusCode == 401, !snapshot.authenticated,
+           let responder = downloader.authenticationChallengeResponder {
+            return authenticate(snapshot.request, challengedBy: head, responder: responder)
+        }
         if let stop = snapshot.stop { return end(.failure(stop)) }
         // A redirect is followed even when its dropped body was cut short.
         if let target = snapshot.redirectTarget, let head = snapshot.head {
@@ -270,6 +276,26 @@ final class DownloadFetch: IdleTimed {
                                      responseBodyBytesReceived: Int64(snapshot.body.count), httpStatusCode: head.statusCode,
                                      redirectCount: snapshot.redirects)
         end(.success(Body(data: snapshot.body, response: head, metrics: metrics)))
+    }
+
+    // MARK: Authentication
+
+    /// Asks `responder` to answer a `401`; sends `request` again with its credential, or fails
+    /// with the `401`.
+    private func authenticate(_ request: URLRequest, challengedBy head: TransportResponse,
+                              responder: any AuthenticationChallengeResponsible) {
+        state.withLock { $0.authenticated = true }
+        let downloader = self.downloader
+        let task = operation.representativeTask
+        Task {
+            let answer = await responder.downloader(downloader, task: task, didReceive: HTTPAuthentication.challenge(of: head))
+            guard let authorization = HTTPAuthentication.authorization(for: answer) else {
+                return end(.failure(.responseError(reason: .invalidHTTPStatusCode(response: head.httpURLResponse))))
+            }
+            var authorized = request
+            authorized.setValue(authorization, forHTTPHeaderField: "Authorization")
+            send(authorized)
+        }
     }
 
     // MARK: Redirects

@@ -41,6 +41,7 @@ public final class ImageDownloader: Sendable {
     private final class WeakDelegate: @unchecked Sendable {
         // Only read and written inside `delegateBox`'s lock.
         weak var value: (any ImageDownloaderDelegate)?
+        weak var authenticationChallengeResponder: (any AuthenticationChallengeResponsible)?
     }
 
     /// The downloader's name.
@@ -131,6 +132,13 @@ public final class ImageDownloader: Sendable {
     public var trustedHosts: Set<String> {
         get { settings.withLock { $0.trustedHosts } }
         set { settings.withLock { $0.trustedHosts = newValue } }
+    }
+
+    /// Answers a `401` with credentials, once per download; held weakly. Default `nil`: a `401`
+    /// fails the download with `invalidHTTPStatusCode`.
+    public var authenticationChallengeResponder: (any AuthenticationChallengeResponsible)? {
+        get { delegateBox.withLock { $0.authenticationChallengeResponder } }
+        set { delegateBox.withLock { $0.authenticationChallengeResponder = newValue } }
     }
 
     /// The delegate, held weakly. Default `nil`.

@@ -27,6 +27,8 @@ import NIOSSL
 /// - resuming: `/resumable/<fixture>` with a strong ETag and `Accept-Ranges: bytes`; the first
 ///   full request gets half the body, then a TCP reset; `Range: bytes=N-` with a matching
 ///   `If-Range` gets `206` and the rest; anything else the whole image.
+/// - `/auth/<user>:<password>/<fixture>`: the fixture to `Authorization: Basic` with those
+///   credentials, else `401` with `WWW-Authenticate: Basic realm="images"`
 /// Statuses sent and body bytes sent are recorded per path.
 /// Every request is counted per path; request headers are recorded; a response the client
 /// abandoned (connection closed before the end) is counted as aborted. Tests wait for counts with
@@ -250,6 +252,14 @@ final class TestHTTPServer: Sendable {
                     send(304, Data(), context, path, contentType: "image/png", headers: fields)
                 } else {
                     send(200, data, context, path, contentType: "image/png", headers: fields)
+                }
+            case "auth":
+                guard parts.count == 3, let data = fixture(parts[2]) else { return send(404, "no such fixture", context, path) }
+                let expected = "Basic " + Data(parts[1].utf8).base64EncodedString()
+                if head.headers.first(name: "Authorization") == expected {
+                    send(200, data, context, path, contentType: "image/png")
+                } else {
+                    send(401, "who are you?", context, path, headers: ["WWW-Authenticate": "Basic realm=\"images\""])
                 }
             case "resumable":
                 guard parts.count == 2, let data = fixture(parts[1]) else { return send(404, "no such fixture", context, path) }
