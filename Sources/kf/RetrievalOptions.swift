@@ -12,6 +12,8 @@ struct RetrievalOptions: ParsableArguments {
 
     @OptionGroup var cache: CacheDirectoryOptions
 
+    @OptionGroup var transport: TransportOptions
+
     @Flag(help: "Skip the cache lookup and load from the source.")
     var forceRefresh = false
 
@@ -52,7 +54,7 @@ struct RetrievalOptions: ParsableArguments {
     /// Kingfisher options for these flags, with `cache`; the caller waits for caching to end
     /// (the process exits right after).
     func options(cache: ImageCache) throws -> KingfisherOptionsInfo {
-        let downloader = ImageDownloader(name: "kf")
+        let downloader = ImageDownloader(name: "kf", transport: transport.transport())
         downloader.downloadTimeout = timeout
         var options: KingfisherOptionsInfo = [.targetCache(cache), .downloader(downloader), .waitForCache, .callbackQueue(.untouch)]
         if let processor { options.append(.processor(try ImageProcessorSpec.processor(from: processor))) }

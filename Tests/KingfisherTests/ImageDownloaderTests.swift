@@ -293,7 +293,7 @@ import FoundationNetworking
             guard case .responseError(reason: .URLSessionError(let underlying))? = refused else {
                 Issue.record("\(String(describing: refused))"); return
             }
-            #expect((underlying as? URLError)?.code == .secureConnectionFailed, "the certificate error, not a timeout: \(underlying)")
+            #expect((underlying as? URLError)?.code == .serverCertificateUntrusted, "the certificate error (self-signed), not a timeout: \(underlying)")
             let message = refused?.localizedDescription ?? ""
             #expect(message.contains("the TLS handshake with 127.0.0.1:\(server.port) failed: its certificate is not trusted"), "\(message)")
             #expect(server.requests("/image/photo.png") == 0, "no request over an untrusted connection")

@@ -11,72 +11,93 @@ import FoundationNetworking
 /// it (ALPN), bodies handed over chunk by chunk on the event loop as they arrive, and
 /// cancellation that closes the connection.
 ///
-/// Certificates are verified, except for requests the downloader marks as going to a trusted
-/// host, which use a second client that accepts self-signed certificates.
+/// Certificates are verified against the system's roots (and any
+/// ``Configuration/additionalCertificateAuthoritiesFile``), except for pinned hosts, whose
+/// certificates must carry a pinned key instead, and for requests the downloader marks as going
+/// to a trusted host, which accept any certificate. Requests go through the proxy the
+/// ``Configuration/proxy`` setting names, by default the environment's.
 public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
-    /// The transport every ``ImageDownloader`` uses unless given another: up to 8 connections
-    /// per host.
+    /// The transport every ``ImageDownloader`` uses unless given another: the default
+    /// ``Configuration`` (up to 8 connections per host, the environment's proxy, the system's
+    /// roots). A proxy variable that does not parse fails each request it applies to.
     public static let shared = AsyncHTTPClientTransport()
 
-    private let verifying: HTTPClient
-    private let lenient: Locked<HTTPClient?> = Locked(nil)
-    private let connectionsPerHost: Int
+    private let clients: TransportClients
+    private let proxies: ProxyRoutes
+    private let tls: TLSSettings
 
-    /// Creates a transport with its own connection pools.
+    /// Creates a transport with its own connection pools, the environment's proxy and the
+    /// system's roots.
     ///
     /// - Parameter maxConnectionsPerHost: HTTP/1.1 connections kept per host (HTTP/2
     ///   multiplexes on one). Default 8.
     public init(maxConnectionsPerHost: Int = 8) {
-        connectionsPerHost = maxConnectionsPerHost
-        verifying = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.configuration(perHost: maxConnectionsPerHost))
+        tls = .system
+        proxies = ProxyRoutes(.environment, environment: ProcessInfo.processInfo.environment)
+        clients = TransportClients(tls: tls, connectionsPerHost: maxConnectionsPerHost)
+    }
+
+    /// Creates a transport with its own connection pools and `configuration`'s settings, reading
+    /// its files now.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the file or setting that cannot be used: a
+    ///   missing or unreadable file, one without a PEM certificate or key, a key that does not
+    ///   belong to its certificate, a pin that is no SHA-256 digest, a proxy URL (also one from
+    ///   the environment) that does not parse.
+    public convenience init(configuration: Configuration) throws(ConfigurationError) {
+        try self.init(configuration: configuration, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// `environment` stands for the process environment (for tests).
+    init(configuration: Configuration, environment: [String: String]) throws(ConfigurationError) {
+        tls = try TLSSettings(configuration)
+        proxies = ProxyRoutes(configuration.proxy, environment: environment)
+        try proxies.validate()
+        clients = TransportClients(tls: tls, connectionsPerHost: configuration.maxConnectionsPerHost)
     }
 
     deinit {
-        verifying.shutdown { _ in }
-        lenient.withLock { $0?.shutdown { _ in } }
+        clients.shutdown()
     }
 
-    private static func configuration(perHost: Int, verify: Bool = true) -> HTTPClient.Configuration {
-        var configuration = verify
-            ? HTTPClient.Configuration(redirectConfiguration: .disallow)
-            : HTTPClient.Configuration(certificateVerification: .none, redirectConfiguration: .disallow)
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: perHost)
-        // AsyncHTTPClient retries a failing connection until this timeout, then reports the
-        // last connection error (refused, TLS): 3 s keeps that error ahead of the downloader's
-        // idle timeout (15 s by default).
-        configuration.timeout = .init(connect: .seconds(3))
-        configuration.httpVersion = .automatic
-        configuration.decompression = .disabled
-        return configuration
+    /// Which client a request uses: its proxy and how its server's certificate is checked.
+    private struct Route: Sendable {
+        var proxy: ProxyServer?
+        var check: TransportClients.Check
     }
 
-    private func client(acceptingUntrustedCertificates: Bool) -> HTTPClient {
-        guard acceptingUntrustedCertificates else { return verifying }
-        return lenient.withLock { client in
-            if let client { return client }
-            let made = HTTPClient(eventLoopGroupProvider: .singleton,
-                                  configuration: Self.configuration(perHost: connectionsPerHost, verify: false))
-            client = made
-            return made
+    private func route(for url: URL, acceptingUntrustedCertificates: Bool) throws -> Route {
+        let proxy: ProxyServer?
+        do {
+            proxy = try proxies.proxy(for: url)
+        } catch {
+            throw URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: "the proxy setting cannot be used: \(error)",
+                                                            NSURLErrorFailingURLErrorKey: url])
         }
+        if url.scheme?.lowercased() == "https", let host = url.host, tls.pins(for: host) != nil {
+            return Route(proxy: proxy, check: .pinned(host: host.lowercased()))
+        }
+        return Route(proxy: proxy, check: acceptingUntrustedCertificates ? .anyCertificate : .verified)
     }
 
     public func startExchange(_ request: URLRequest, acceptingUntrustedCertificates: Bool,
                               receiver: any TransportExchangeReceiver) -> any TransportExchange {
         let outgoing: HTTPClient.Request
+        let route: Route
         do {
             guard let url = request.url else { throw URLError(.badURL) }
             var headers = HTTPHeaders()
             for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
             outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
                                               headers: headers, body: request.httpBody.map { .bytes($0) })
+            route = try self.route(for: url, acceptingUntrustedCertificates: acceptingUntrustedCertificates)
         } catch {
             receiver.didComplete(with: error)
             return Exchange()
         }
         let exchange = Exchange()
-        send(outgoing, on: client(acceptingUntrustedCertificates: acceptingUntrustedCertificates), exchange: exchange,
-             receiver: receiver, retries: outgoing.method == .GET || outgoing.method == .HEAD ? 1 : 0)
+        send(outgoing, route: route, exchange: exchange, receiver: receiver,
+             retries: outgoing.method == .GET || outgoing.method == .HEAD ? 1 : 0)
         return exchange
     }
 
@@ -84,10 +105,10 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
     /// pooled connection the server closed at any moment, or right after a response it got
     /// wrong), sends it again up to `retries` times, as browsers do for idempotent requests. A
     /// server that closes every connection unanswered therefore sees each request twice.
-    private func send(_ outgoing: HTTPClient.Request, on client: HTTPClient, exchange: Exchange,
+    private func send(_ outgoing: HTTPClient.Request, route: Route, exchange: Exchange,
                       receiver: any TransportExchangeReceiver, retries: Int) {
         let forwarder = ResponseForwarder(url: outgoing.url, receiver: receiver)
-        let task = client.execute(request: outgoing, delegate: forwarder)
+        let task = clients.client(proxy: route.proxy, check: route.check).execute(request: outgoing, delegate: forwarder)
         exchange.run(task)
         task.futureResult.whenComplete { result in
             switch result {
@@ -95,9 +116,15 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
                 receiver.didComplete(with: nil)
             case .failure(let error):
                 if retries > 0, !forwarder.receivedResponse, !exchange.isCancelled, Self.isClosedConnection(error) {
-                    self.send(outgoing, on: client, exchange: exchange, receiver: receiver, retries: retries - 1)
+                    self.send(outgoing, route: route, exchange: exchange, receiver: receiver, retries: retries - 1)
+                } else if route.check == .verified, TransportErrorText.isRefusedChain(error), !exchange.isCancelled {
+                    let probe = self.clients.client(proxy: route.proxy, check: .probe)
+                    CertificateProbe.diagnose(outgoing.url, with: probe) { problem in
+                        receiver.didComplete(with: TransportErrorText.urlError(for: error, url: outgoing.url, proxy: route.proxy,
+                                                                               certificateProblem: problem))
+                    }
                 } else {
-                    receiver.didComplete(with: TransportErrorText.urlError(for: error, url: outgoing.url))
+                    receiver.didComplete(with: TransportErrorText.urlError(for: error, url: outgoing.url, proxy: route.proxy))
                 }
             }
         }
