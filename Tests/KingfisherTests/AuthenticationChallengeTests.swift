@@ -28,6 +28,8 @@ import FoundationNetworking
     @Test func aResponderAnswersA401WithCredentials() async throws {
         try await withTestHTTPServer { server in
             let downloader = ImageDownloader(name: "auth")
+            // A busy machine (the suite under ThreadSanitizer) may start the responder late.
+            downloader.maxDownloadDuration = 0
             let responder = Responder(user: "ann", password: "s3cret")
             downloader.authenticationChallengeResponder = responder
             let path = "/auth/ann:s3cret/photo.png"
@@ -43,6 +45,8 @@ import FoundationNetworking
     @Test func wrongCredentialsAreTriedOnceThenTheDownloadFailsWith401() async throws {
         try await withTestHTTPServer { server in
             let downloader = ImageDownloader(name: "auth")
+            // A busy machine (the suite under ThreadSanitizer) may start the responder late.
+            downloader.maxDownloadDuration = 0
             let responder = Responder(user: "ann", password: "wrong")
             downloader.authenticationChallengeResponder = responder
             let path = "/auth/ann:s3cret/photo.png"

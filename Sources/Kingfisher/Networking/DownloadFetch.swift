@@ -35,6 +35,9 @@ final class DownloadFetch: IdleTimed {
         var redirects = 0
         /// Whether a `401` has been answered with credentials (only once).
         var authenticated = false
+        /// Waiting for the caller's code (delegate, redirect handler, authentication responder):
+        /// not network idleness, so the idle timeout waits (the duration limit does not).
+        var awaitingCaller = false
         var firstByte: Duration?
         var lastActivity = ContinuousClock.now
         var cancelled = false
@@ -76,7 +79,8 @@ final class DownloadFetch: IdleTimed {
     func checkIdle(now: ContinuousClock.Instant) {
         let overDuration = durationLimit > 0 && (now - started).seconds >= durationLimit
         let expired = state.withLock { state in
-            !state.ended && !state.timedOut && (overDuration || (now - state.lastActivity).seconds >= idleTimeout)
+            !state.ended && !state.timedOut
+                && (overDuration || (!state.awaitingCaller && (now - state.lastActivity).seconds >= idleTimeout))
         }
         if expired { timeOut() }
     }
@@ -109,6 +113,8 @@ final class DownloadFetch: IdleTimed {
         let generation = state.withLock { state -> Int? in
             guard !state.ended, !state.cancelled, !state.timedOut else { return nil }
             state.generation += 1
+            state.awaitingCaller = false
+            state.lastActivity = .now
             state.request = request
             state.head = nil
             state.redirectTarget = nil
@@ -190,13 +196,15 @@ final class DownloadFetch: IdleTimed {
         if refused { return proceed(false) }
         guard let delegate else { return proceed(true) }
         let downloader = self.downloader
-        Task {
+        awaitCaller {
             let head = response.httpURLResponse
-            guard await delegate.imageDownloader(downloader, didReceive: head) == .allow else {
-                state.withLock { $0.stop = .responseError(reason: .cancelledByDelegate(response: head)) }
-                return proceed(false)
+            let allowed = await delegate.imageDownloader(downloader, didReceive: head) == .allow
+            self.state.withLock { state in
+                state.awaitingCaller = false
+                state.lastActivity = .now
+                if !allowed { state.stop = .responseError(reason: .cancelledByDelegate(response: head)) }
             }
-            proceed(true)
+            proceed(allowed)
         }
     }
 
@@ -278,6 +286,14 @@ final class DownloadFetch: IdleTimed {
         end(.success(Body(data: snapshot.body, response: head, metrics: metrics)))
     }
 
+    /// Runs `work`, which awaits the caller's code, with the idle timeout held until the next
+    /// exchange starts (or `work` says otherwise): a busy cooperative pool must not make a
+    /// network timeout.
+    private func awaitCaller(_ work: @escaping @Sendable () async -> Void) {
+        state.withLock { $0.awaitingCaller = true }
+        Task { await work() }
+    }
+
     // MARK: Authentication
 
     /// Asks `responder` to answer a `401`; sends `request` again with its credential, or fails
@@ -287,7 +303,7 @@ final class DownloadFetch: IdleTimed {
         state.withLock { $0.authenticated = true }
         let downloader = self.downloader
         let task = operation.representativeTask
-        Task {
+        awaitCaller { [self] in
             let answer = await responder.downloader(downloader, task: task, didReceive: HTTPAuthentication.challenge(of: head))
             guard let authorization = HTTPAuthentication.authorization(for: answer) else {
                 return end(.failure(.responseError(reason: .invalidHTTPStatusCode(response: head.httpURLResponse))))
@@ -314,7 +330,7 @@ final class DownloadFetch: IdleTimed {
         }
         guard let handler = operation.callerOptions?.redirectHandler else { return send(next) }
         let task = operation.representativeTask
-        Task {
+        awaitCaller { [self, next] in
             let head = response.httpURLResponse
             // A declined redirect leaves the 3xx as the answer, and it holds no image.
             guard let handled = await handler.handleHTTPRedirection(for: task, response: head, newRequest: next) else {
