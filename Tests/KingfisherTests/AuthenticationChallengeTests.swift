@@ -25,13 +25,19 @@ import FoundationNetworking
         }
     }
 
+    /// A downloader whose challenges `responder` answers (held weakly: the caller keeps it).
+    func makeDownloader(answeredBy responder: Responder) -> ImageDownloader {
+        let downloader = ImageDownloader(name: "auth")
+        // A busy machine (the suite under ThreadSanitizer) may start the responder late.
+        downloader.maxDownloadDuration = 0
+        downloader.authenticationChallengeResponder = responder
+        return downloader
+    }
+
     @Test func aResponderAnswersA401WithCredentials() async throws {
         try await withTestHTTPServer { server in
-            let downloader = ImageDownloader(name: "auth")
-            // A busy machine (the suite under ThreadSanitizer) may start the responder late.
-            downloader.maxDownloadDuration = 0
             let responder = Responder(user: "ann", password: "s3cret")
-            downloader.authenticationChallengeResponder = responder
+            let downloader = makeDownloader(answeredBy: responder)
             let path = "/auth/ann:s3cret/photo.png"
             let result = try await downloader.downloadImage(with: server.url(path))
             #expect(result.image.pixelWidth == 190)
@@ -44,11 +50,8 @@ import FoundationNetworking
 
     @Test func wrongCredentialsAreTriedOnceThenTheDownloadFailsWith401() async throws {
         try await withTestHTTPServer { server in
-            let downloader = ImageDownloader(name: "auth")
-            // A busy machine (the suite under ThreadSanitizer) may start the responder late.
-            downloader.maxDownloadDuration = 0
             let responder = Responder(user: "ann", password: "wrong")
-            downloader.authenticationChallengeResponder = responder
+            let downloader = makeDownloader(answeredBy: responder)
             let path = "/auth/ann:s3cret/photo.png"
             let error = await #expect(throws: KingfisherError.self) { _ = try await downloader.downloadImage(with: server.url(path)) }
             guard case .responseError(reason: .invalidHTTPStatusCode(let response)) = error else {

@@ -6,24 +6,14 @@ import Testing
 /// ``HTTPCachePolicy/followHeaders`` against the loopback server: freshness, revalidation with
 /// `304`, `no-store`, coalescing, and what a stale image does when the origin is gone.
 @Suite(.timeLimit(.minutes(10))) struct HTTPCacheTests {
-    struct Setup {
-        let server: TestHTTPServer
-        let cache: ImageCache
-        let manager: KingfisherManager
-    }
-
-    func withSetup(_ body: (Setup) async throws -> Void) async throws {
-        try await withTestHTTPServerAndDirectory { server, directory in
-            let cache = try ImageCache(name: "http", cacheDirectoryURL: directory)
-            let manager = KingfisherManager(downloader: ImageDownloader(name: "http"), cache: cache)
-            try await body(Setup(server: server, cache: cache, manager: manager))
-        }
+    func withSetup(_ body: (ManagerSetup) async throws -> Void) async throws {
+        try await withManagerSetup(name: "http", body)
     }
 
     let following: KingfisherOptionsInfo = [.httpCachePolicy(.followHeaders), .waitForCache]
 
     /// A `/cacheable/photo.png` URL whose responses carry `cacheControl`.
-    func url(_ setup: Setup, _ cacheControl: String, fixture: String = "photo.png") -> URL {
+    func url(_ setup: ManagerSetup, _ cacheControl: String, fixture: String = "photo.png") -> URL {
         let encoded = cacheControl.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         return setup.server.url("/cacheable/\(fixture)?cc=\(encoded)")
     }

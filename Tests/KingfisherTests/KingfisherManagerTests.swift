@@ -5,22 +5,8 @@ import Testing
 
 /// KingfisherManager's flow against the loopback server, counting requests.
 @Suite(.timeLimit(.minutes(10))) struct KingfisherManagerTests {
-    /// A manager with its own downloader and a cache in a fresh directory.
-    struct Setup {
-        let server: TestHTTPServer
-        let directory: URL
-        let cache: ImageCache
-        let manager: KingfisherManager
-    }
-
-    /// Runs `body` with the loopback server and a manager caching in a temporary directory; both
-    /// are gone afterwards.
-    func withSetup(_ body: (Setup) async throws -> Void) async throws {
-        try await withTestHTTPServerAndDirectory { server, directory in
-            let cache = try ImageCache(name: "manager", cacheDirectoryURL: directory)
-            let manager = KingfisherManager(downloader: ImageDownloader(name: "manager"), cache: cache)
-            try await body(Setup(server: server, directory: directory, cache: cache, manager: manager))
-        }
+    func withSetup(_ body: (ManagerSetup) async throws -> Void) async throws {
+        try await withManagerSetup(name: "manager", body)
     }
 
     let resize = ResizingImageProcessor(referenceSize: CGSize(width: 20, height: 20), mode: .aspectFit)

@@ -241,13 +241,10 @@ public final class KingfisherManager: Sendable {
             let requestTime = Date()
             let task = downloader.download(resource.downloadURL, options: options, validators: nil,
                                            progressBlock: callerProgress(progressBlock, retrieval: retrieval)) { result in
-                switch result {
-                case .success(.downloaded(let loaded, let response)):
+                switch result.flatMap(\.downloaded) {
+                case .success(let (loaded, response)):
                     self.cacheDownloaded(loaded, response: response, requestTime: requestTime, source: source, retrieval: retrieval,
                                          completion: completion)
-                case .success(.notModified(let response)):
-                    // Unreachable: a plain download is never answered "not modified".
-                    completion(.failure(.responseError(reason: .invalidHTTPStatusCode(response: response.httpURLResponse))))
                 case .failure(let error):
                     completion(.failure(error))
                 }

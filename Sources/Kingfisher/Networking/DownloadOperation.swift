@@ -29,6 +29,16 @@ final class DownloadOperation: Sendable {
         case downloaded(ImageLoadingResult, TransportResponse)
         /// The origin answered a conditional request with `304 Not Modified`.
         case notModified(TransportResponse)
+
+        /// The downloaded image and its response, for a plain (unconditional) download, which
+        /// is never answered "not modified": a `304` there is a status without an image.
+        var downloaded: Result<(ImageLoadingResult, TransportResponse), KingfisherError> {
+            switch self {
+            case .downloaded(let result, let response): return .success((result, response))
+            case .notModified(let response):
+                return .failure(.responseError(reason: .invalidHTTPStatusCode(response: response.httpURLResponse)))
+            }
+        }
     }
 
     private struct State {

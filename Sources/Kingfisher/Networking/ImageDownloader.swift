@@ -166,14 +166,7 @@ public final class ImageDownloader: Sendable {
                               progressBlock: DownloadProgressBlock? = nil,
                               completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask? {
         download(url, options: options, validators: nil, progressBlock: progressBlock) { outcome in
-            completionHandler?(outcome.flatMap { outcome in
-                switch outcome {
-                case .downloaded(let result, _): return .success(result)
-                // Unreachable: only conditional downloads are answered "not modified".
-                case .notModified(let response):
-                    return .failure(.responseError(reason: .invalidHTTPStatusCode(response: response.httpURLResponse)))
-                }
-            })
+            completionHandler?(outcome.flatMap { $0.downloaded.map(\.0) })
         }
     }
 

@@ -1,0 +1,22 @@
+import Foundation
+@testable import Kingfisher
+
+/// A manager with its own downloader and a cache in a fresh directory, against the loopback
+/// server.
+struct ManagerSetup {
+    let server: TestHTTPServer
+    let directory: URL
+    let cache: ImageCache
+    let manager: KingfisherManager
+}
+
+/// Runs `body` with the loopback server and a manager (its downloader and cache named `name`)
+/// caching in a temporary directory; both are gone afterwards.
+func withManagerSetup(name: String, isolation: isolated (any Actor)? = #isolation,
+                      _ body: (ManagerSetup) async throws -> Void) async throws {
+    try await withTestHTTPServerAndDirectory { server, directory in
+        let cache = try ImageCache(name: name, cacheDirectoryURL: directory)
+        let manager = KingfisherManager(downloader: ImageDownloader(name: name), cache: cache)
+        try await body(ManagerSetup(server: server, directory: directory, cache: cache, manager: manager))
+    }
+}
