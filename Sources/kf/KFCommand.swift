@@ -8,7 +8,8 @@ struct KFCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kf",
         abstract: "Kingfisher for Linux: fetch, cache, inspect, process and encode images.",
-        subcommands: [GetCommand.self, PrefetchCommand.self, InfoCommand.self, ProcessCommand.self, CacheCommand.self]
+        subcommands: [GetCommand.self, PrefetchCommand.self, InfoCommand.self, ProcessCommand.self, CacheCommand.self,
+                      ServeCommand.self, URLCommand.self]
     )
 }
 

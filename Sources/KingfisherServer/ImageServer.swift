@@ -1,0 +1,50 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The image service: `GET /{signature}/{processing}/{source}[.{ext}]`, `/healthz`, `/metrics`
+/// and a playground at `/`, on Hummingbird, over the library's manager, caches, downloader and
+/// processors.
+///
+/// A `Service`: run it in a `ServiceGroup` (``runUntilSignalled()`` does) for graceful shutdown:
+/// on SIGTERM or SIGINT it stops accepting, finishes the requests in flight and returns.
+public struct ImageServer: Service {
+    /// The settings it runs with.
+    public let configuration: ImageServerConfiguration
+    private let application: Application<ImageServiceResponder>
+
+    /// Creates the service; nothing listens until ``run()``.
+    ///
+    /// - Parameters:
+    ///   - configuration: The settings; checked here.
+    ///   - logger: Where the access log (one line per request, at `info`) and errors go.
+    ///   - onListening: Called with the bound port once the service accepts connections (useful
+    ///     with port 0).
+    /// - Throws: ``ConfigurationError`` for unusable settings or cache directory.
+    public init(configuration: ImageServerConfiguration, logger: Logger,
+                onListening: @escaping @Sendable (Int) async -> Void = { _ in }) throws {
+        self.configuration = configuration
+        let service = try ImageService(configuration: configuration, metrics: ServiceMetrics())
+        let responder = ImageServiceResponder(service: service, logger: logger)
+        application = Application(
+            responder: responder,
+            server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.clientIdleTimeout * 1000)))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                                 serverName: configuration.name),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+
+    /// Serves until the task is cancelled or a graceful shutdown is triggered.
+    public func run() async throws {
+        try await application.run()
+    }
+
+    /// Serves until SIGTERM or SIGINT, then shuts down gracefully.
+    public func runUntilSignalled(logger: Logger) async throws {
+        let group = ServiceGroup(configuration: .init(services: [self], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}

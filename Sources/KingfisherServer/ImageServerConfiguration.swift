@@ -1,0 +1,180 @@
+import Foundation
+import Kingfisher
+
+/// Every setting of the image service, with its default. `kf serve` fills it from its flags and
+/// an optional JSON file of the same names (flags win).
+public struct ImageServerConfiguration: Sendable, Codable, Equatable {
+    /// The address to listen on. Default `127.0.0.1`.
+    public var host = "127.0.0.1"
+    /// The port to listen on; 0 picks a free one. Default 8080.
+    public var port = 8080
+    /// The HMAC-SHA256 key URLs are signed with; `nil` with ``allowUnsigned``. Default `nil`.
+    public var key: String?
+    /// Whether `unsafe` is accepted in place of a signature. Default `false`.
+    public var allowUnsigned = false
+    /// Whether sources on loopback, private and link-local addresses may be fetched. Default `false`.
+    public var allowPrivateNetworks = false
+    /// Prefixes every source must start with (e.g. `https://images.example.com/`); empty: any
+    /// http or https URL. Default empty.
+    public var allowedSources: [String] = []
+    /// Prefixes of sources that may be on private networks even without
+    /// ``allowPrivateNetworks`` (an internal origin); redirects out of them are checked as usual.
+    /// Default empty.
+    public var trustedPrivateSources: [String] = []
+    /// The directory of the disk caches; `nil`: the user's cache directory. Default `nil`.
+    public var directory: String?
+    /// The service's name: names its caches, and its `Server` header. Default `kf-serve`.
+    public var name = "kf-serve"
+
+    /// Requests processed at once; each holds its source's bytes and pixels while it works.
+    /// Default: the number of cores.
+    public var processingSlots = ProcessInfo.processInfo.activeProcessorCount
+    /// Requests that may wait for a slot; past that, `503` with `Retry-After`. Default 64.
+    public var queueLimit = 64
+    /// Seconds a `503` asks the client to wait (`Retry-After`). Default 1.
+    public var retryAfter = 1
+    /// Source downloads at once. Default 16.
+    public var maxConcurrentFetches = 16
+    /// Seconds a source fetch may go without progress. Default 10.
+    public var fetchTimeout: TimeInterval = 10
+    /// Seconds a source fetch may take in all, redirects included. Default 30.
+    public var maxFetchDuration: TimeInterval = 30
+    /// Redirects a source may take. Default 5.
+    public var maxRedirects = 5
+    /// The largest source in bytes; past it, `413`. Default 50 MiB.
+    public var maxSourceBytes = 50 * 1024 * 1024
+    /// The most pixels a source (each frame) or a result may have; past it, `413`
+    /// (`400` for a processing whose output is over). Default 50 000 000.
+    public var maxSourcePixels = 50_000_000
+    /// The most frames of an animated source. Default 1000.
+    public var maxSourceFrames = 1000
+    /// The most steps in a processing. Default 16.
+    public var maxProcessingSteps = 16
+    /// JPEG, WebP and AVIF quality, 1…100. Default 80.
+    public var quality = 80
+    /// Formats `Accept` may pick, in order, when the URL names none. Default `["avif", "webp"]`.
+    public var negotiatedFormats: [String] = ["avif", "webp"]
+    /// `max-age` of results, in seconds. Default one year (31 536 000).
+    public var maxAge = 31_536_000
+    /// Bytes of encoded results kept in memory. Default 256 MiB.
+    public var memoryCacheBytes = 256 * 1024 * 1024
+    /// Bytes of decoded processed images kept in memory, so another format of a result is only
+    /// an encoding. Default 64 MiB.
+    public var processedMemoryBytes = 64 * 1024 * 1024
+    /// Bytes of results and of originals each kept on disk; 0: no limit. Default 10 GiB.
+    public var diskCacheBytes = 10 * 1024 * 1024 * 1024
+    /// Days results and originals stay on disk. Default 30.
+    public var diskCacheDays = 30
+    /// Seconds a client connection may stay idle (or trickle a request head) before it is
+    /// closed. Default 30.
+    public var clientIdleTimeout: TimeInterval = 30
+
+    /// The defaults.
+    public init() {}
+
+    /// Reads a JSON file of settings; missing keys keep their defaults.
+    ///
+    /// - Throws: a one-line error naming the file and what is wrong with it.
+    public static func load(file path: String) throws -> ImageServerConfiguration {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ConfigurationError(description: "cannot read \(path): \(error.localizedDescription)")
+        }
+        do {
+            return try JSONDecoder().decode(ImageServerConfiguration.self, from: data)
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            let key = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw ConfigurationError(description: "\(path): '\(key)' has the wrong type: \(context.debugDescription)")
+        } catch let DecodingError.dataCorrupted(context) {
+            let detail = context.underlyingError.map { "is not JSON: \($0.localizedDescription)" } ?? context.debugDescription
+            throw ConfigurationError(description: "\(path): \(detail)")
+        } catch {
+            throw ConfigurationError(description: "\(path): \(error)")
+        }
+    }
+
+    /// Checks the settings together.
+    ///
+    /// - Throws: a one-line error naming the first unusable setting.
+    public func validate() throws {
+        func require(_ condition: Bool, _ text: String) throws {
+            if !condition { throw ConfigurationError(description: text) }
+        }
+        try require(key?.isEmpty == false || allowUnsigned, "either a signing key (--key) or --allow-unsigned is required")
+        try require((0...65_535).contains(port), "port \(port) is not 0…65535")
+        try require(processingSlots >= 1, "processing slots must be at least 1")
+        try require(queueLimit >= 0, "the queue limit must be 0 or more")
+        try require(maxConcurrentFetches >= 1, "concurrent fetches must be at least 1")
+        try require(fetchTimeout > 0 && maxFetchDuration > 0, "fetch timeouts must be positive")
+        try require(maxSourceBytes > 0 && maxSourcePixels > 0 && maxSourceFrames > 0, "source limits must be positive")
+        try require((1...100).contains(quality), "quality \(quality) is not 1…100")
+        try require(maxAge >= 0, "max-age must be 0 or more")
+        for format in negotiatedFormats {
+            try require(["avif", "webp"].contains(format), "negotiated format '\(format)' is not avif or webp")
+        }
+    }
+
+    /// Reads the keys present; a missing key keeps its default, an unknown key is refused (a
+    /// misspelt limit must not silently fall back to its default).
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        let names = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+        if let unknown = names.first(where: { CodingKeys(rawValue: $0) == nil }) {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown setting '\(unknown)'"))
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func read<T: Decodable>(_ key: CodingKeys, into value: inout T) throws {
+            if let found = try container.decodeIfPresent(T.self, forKey: key) { value = found }
+        }
+        try read(.host, into: &host)
+        try read(.port, into: &port)
+        try read(.key, into: &key)
+        try read(.allowUnsigned, into: &allowUnsigned)
+        try read(.allowPrivateNetworks, into: &allowPrivateNetworks)
+        try read(.allowedSources, into: &allowedSources)
+        try read(.trustedPrivateSources, into: &trustedPrivateSources)
+        try read(.directory, into: &directory)
+        try read(.name, into: &name)
+        try read(.processingSlots, into: &processingSlots)
+        try read(.queueLimit, into: &queueLimit)
+        try read(.retryAfter, into: &retryAfter)
+        try read(.maxConcurrentFetches, into: &maxConcurrentFetches)
+        try read(.fetchTimeout, into: &fetchTimeout)
+        try read(.maxFetchDuration, into: &maxFetchDuration)
+        try read(.maxRedirects, into: &maxRedirects)
+        try read(.maxSourceBytes, into: &maxSourceBytes)
+        try read(.maxSourcePixels, into: &maxSourcePixels)
+        try read(.maxSourceFrames, into: &maxSourceFrames)
+        try read(.maxProcessingSteps, into: &maxProcessingSteps)
+        try read(.quality, into: &quality)
+        try read(.negotiatedFormats, into: &negotiatedFormats)
+        try read(.maxAge, into: &maxAge)
+        try read(.memoryCacheBytes, into: &memoryCacheBytes)
+        try read(.processedMemoryBytes, into: &processedMemoryBytes)
+        try read(.diskCacheBytes, into: &diskCacheBytes)
+        try read(.diskCacheDays, into: &diskCacheDays)
+        try read(.clientIdleTimeout, into: &clientIdleTimeout)
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case host, port, key, allowUnsigned, allowPrivateNetworks, allowedSources, trustedPrivateSources, directory, name
+        case processingSlots, queueLimit, retryAfter, maxConcurrentFetches, fetchTimeout, maxFetchDuration, maxRedirects
+        case maxSourceBytes, maxSourcePixels, maxSourceFrames, maxProcessingSteps, quality, negotiatedFormats, maxAge
+        case memoryCacheBytes, processedMemoryBytes, diskCacheBytes, diskCacheDays, clientIdleTimeout
+    }
+}
+
+/// A setting of the service is unusable; the text says which and why.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    /// One line.
+    public var description: String
+}

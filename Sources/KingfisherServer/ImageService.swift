@@ -1,0 +1,230 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Kingfisher
+import Logging
+
+/// The work behind an image URL: checks, caches, coalescing, slots, and the library's manager
+/// for the source, the original cache and the processors.
+///
+/// Levels, fastest first: encoded results in memory, encoded results on disk (both the
+/// library's storage backends, keyed by source, processing and format), the processed image in
+/// memory (another format is only an encoding), the original on disk (processed again from its
+/// bytes, decoded at the reduced scale the processing needs), the source.
+final class ImageService: Sendable {
+    let configuration: ImageServerConfiguration
+    let metrics: ServiceMetrics
+    let signer: URLSigner?
+    let policy: SourcePolicy
+    let downloader: ImageDownloader
+    let manager: KingfisherManager
+    let originals: ImageCache
+    let processedImages: ImageCache
+    let resultMemory: MemoryStorage.Backend<ServedImage>
+    let resultDisk: DiskStorage.Backend<ServedImage>
+    let slots: WorkSlots
+    private let flights = SingleFlight<String, (ServedImage, ServiceMetrics.ResultLevel)>()
+    private let negotiable: [OutputFormat]
+    private let downloadEvents: DownloadEvents
+
+    /// What an image request was answered with.
+    struct Answer {
+        var image: ServedImage
+        var choice: FormatChoice
+        var level: ServiceMetrics.ResultLevel
+    }
+
+    init(configuration: ImageServerConfiguration, metrics: ServiceMetrics) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        self.metrics = metrics
+        signer = configuration.key.flatMap { $0.isEmpty ? nil : URLSigner(key: $0) }
+        policy = SourcePolicy(allowedPrefixes: configuration.allowedSources,
+                              allowsPrivateNetworks: configuration.allowPrivateNetworks,
+                              trustedPrivatePrefixes: configuration.trustedPrivateSources)
+        let directory = configuration.directory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let expiration = StorageExpiration.days(configuration.diskCacheDays)
+
+        downloader = ImageDownloader(name: configuration.name)
+        downloader.downloadTimeout = configuration.fetchTimeout
+        downloader.maxDownloadDuration = configuration.maxFetchDuration
+        downloader.maxConcurrentDownloads = configuration.maxConcurrentFetches
+        downloader.redirectLimit = configuration.maxRedirects
+        downloader.maxResponseDataSize = configuration.maxSourceBytes
+        downloadEvents = DownloadEvents(metrics: metrics)
+        downloader.delegate = downloadEvents
+
+        do {
+            originals = try ImageCache(name: "\(configuration.name)-originals", cacheDirectoryURL: directory)
+            processedImages = try ImageCache(name: "\(configuration.name)-processed", cacheDirectoryURL: directory)
+            var diskConfig = DiskStorage.Config(name: "\(configuration.name)-results", sizeLimit: UInt(configuration.diskCacheBytes),
+                                                directory: directory, cachePathBlock: ImageCache.defaultDiskCachePathClosure)
+            diskConfig.expiration = expiration
+            resultDisk = try DiskStorage.Backend(config: diskConfig)
+        } catch {
+            throw ConfigurationError(description: "the cache directory cannot be used: \(error)")
+        }
+        // Originals live on disk only (the manager never keeps them in memory); processed images
+        // live in memory only, so their memory is what the setting says.
+        originals.memoryStorage.config.totalCostLimit = 0
+        originals.diskStorage.config.sizeLimit = UInt(configuration.diskCacheBytes)
+        originals.diskStorage.config.expiration = expiration
+        processedImages.memoryStorage.config.totalCostLimit = configuration.processedMemoryBytes
+        var memoryConfig = MemoryStorage.Config(totalCostLimit: configuration.memoryCacheBytes)
+        memoryConfig.expiration = .never
+        resultMemory = MemoryStorage.Backend(config: memoryConfig)
+        manager = KingfisherManager(downloader: downloader, cache: processedImages)
+        slots = WorkSlots(slots: configuration.processingSlots, lineLimit: configuration.queueLimit) { waiting, busy in
+            metrics.queueDepth.set(Int64(waiting))
+            metrics.busySlots.set(Int64(busy))
+        }
+        negotiable = configuration.negotiatedFormats.compactMap { OutputFormat(fileExtension: $0) }
+    }
+
+    /// The answer for an image URL's path, or the error to answer with.
+    func image(forPath path: Substring, accept: String?) async throws(ServiceError) -> Answer {
+        let target: ImageURLPath
+        do {
+            target = try ImageURLPath(path: path)
+        } catch {
+            throw ServiceError(.notFound, "\(error.description)")
+        }
+        try checkSignature(of: target)
+        let request: ImageURLPath.Decoded
+        do {
+            request = try target.decoded()
+        } catch {
+            throw ServiceError(.badRequest, error.description)
+        }
+        let processor: ImageProcessorChain
+        do {
+            processor = try request.processing.map {
+                try ImageProcessorSpec.processor(from: $0, maxStepCount: configuration.maxProcessingSteps)
+            } ?? ImageProcessorChain([])
+        } catch {
+            throw ServiceError(.badRequest, "\(error)")
+        }
+        do {
+            try await policy.checkSource(request.source)
+        } catch {
+            throw ServiceError(.forbidden, "refused to fetch: \(error.description)")
+        }
+        let choice = FormatChoice.resolve(extensionFormat: request.format, accept: accept, negotiable: negotiable)
+        let key = "\(request.source.absoluteString) \(processor.identifier) \(choice.keyComponent)"
+        if let cached = resultMemory.value(forKey: key) {
+            metrics.recordResult(from: .memory)
+            return Answer(image: cached, choice: choice, level: .memory)
+        }
+        do {
+            let (found, _) = try await flights.value(for: key) { [self] in
+                try await produce(key: key, source: request.source, processor: processor, choice: choice)
+            }
+            metrics.recordResult(from: found.1)
+            return Answer(image: found.0, choice: choice, level: found.1)
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw ServiceError(.internalServerError, "\(error)")
+        }
+    }
+
+    private func checkSignature(of target: ImageURLPath) throws(ServiceError) {
+        if target.signature == "unsafe" {
+            guard configuration.allowUnsigned else {
+                throw ServiceError(.forbidden, "unsigned URLs are not accepted: sign the path with the service's key")
+            }
+            return
+        }
+        guard let signer, signer.isValid(signature: target.signature, forPath: target.signedPart) else {
+            throw ServiceError(.forbidden, "the signature does not match the path")
+        }
+    }
+
+    /// Finds or makes the encoded result for `key`: run once per key at a time.
+    private func produce(key: String, source: URL, processor: ImageProcessorChain,
+                         choice: FormatChoice) async throws -> (ServedImage, ServiceMetrics.ResultLevel) {
+        if let stored = try? resultDisk.value(forKey: key) {
+            resultMemory.store(value: stored, forKey: key)
+            return (stored, .disk)
+        }
+        let made: (ServedImage, ServiceMetrics.ResultLevel)
+        do {
+            made = try await slots.run { [self] in
+                try await retrieveAndEncode(source: source, processor: processor, choice: choice)
+            }
+        } catch is WorkSlots.Full {
+            metrics.recordRejection()
+            throw ServiceError(.serviceUnavailable, "the service is busy: \(slots.lineLimit) requests are waiting already",
+                               retryAfter: configuration.retryAfter)
+        } catch {
+            throw error
+        }
+        resultMemory.store(value: made.0, forKey: key)
+        try? resultDisk.store(value: made.0, forKey: key)
+        return made
+    }
+
+    private func retrieveAndEncode(source: URL, processor: ImageProcessorChain,
+                                   choice: FormatChoice) async throws -> (ServedImage, ServiceMetrics.ResultLevel) {
+        metrics.recordProcessingRun()
+        let originalLevel: ServiceMetrics.ResultLevel = originals.imageCachedType(forKey: source.absoluteString).cached ? .original : .source
+        let result: RetrieveImageResult
+        do {
+            result = try await manager.retrieveImage(with: .network(KF.ImageResource(downloadURL: source)), options: [
+                .processor(processor),
+                .originalCache(originals),
+                .cacheOriginalImage,
+                .cacheMemoryOnly,
+                .callbackQueue(.untouch),
+                .maxPixelCount(configuration.maxSourcePixels),
+                .maxFrameCount(configuration.maxSourceFrames),
+                .diskCacheExpiration(.days(configuration.diskCacheDays)),
+                .redirectHandler(PolicyRedirectHandler(policy: policy)),
+            ])
+        } catch let error as KingfisherError {
+            let policy = self.policy
+            throw await ServiceError.retrieving(source, failedWith: error, redirectRefusal: { target in
+                do throws(SourcePolicy.Refusal) {
+                    try await policy.checkRedirect(to: target)
+                    return nil
+                } catch {
+                    return error.description
+                }
+            })
+        }
+        let image = result.image
+        let format: OutputFormat
+        switch choice {
+        case .named(let named), .negotiated(let named): format = named
+        case .sourceFormat: format = .matching(source: image.format, hasAlpha: image.hasAlpha)
+        }
+        let data: Data
+        do {
+            data = try image.encoded(as: format.fileFormat, compressionQuality: CGFloat(configuration.quality) / 100)
+        } catch {
+            throw ServiceError(.internalServerError, "encoding \(source.absoluteString.prefix(300)) as \(format.rawValue) failed: \(error)")
+        }
+        let level: ServiceMetrics.ResultLevel = switch result.cacheType {
+        case .memory: .processed
+        case .disk: .original
+        case .none: originalLevel
+        }
+        return (ServedImage(data: data, format: format), level)
+    }
+}
+
+/// Follows a source's redirect only to where the source policy allows.
+struct PolicyRedirectHandler: ImageDownloadRedirectHandler {
+    let policy: SourcePolicy
+
+    func handleHTTPRedirection(for task: DownloadTask?, response: HTTPURLResponse, newRequest: URLRequest) async -> URLRequest? {
+        guard let url = newRequest.url else { return nil }
+        do {
+            try await policy.checkRedirect(to: url)
+            return newRequest
+        } catch {
+            return nil
+        }
+    }
+}

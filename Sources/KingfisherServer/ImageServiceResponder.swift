@@ -1,0 +1,108 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Answers every request: `/`, `/healthz`, `/metrics` and image URLs; logs one line per
+/// request and counts it.
+struct ImageServiceResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let service: ImageService
+    let logger: Logger
+    private let playground: ByteBuffer
+
+    init(service: ImageService, logger: Logger) {
+        self.service = service
+        self.logger = logger
+        playground = ByteBuffer(string: PlaygroundPage.html(name: service.configuration.name,
+                                                            allowsUnsigned: service.configuration.allowUnsigned))
+    }
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let start = ContinuousClock.now
+        var level: ServiceMetrics.ResultLevel?
+        var response: Response
+        do throws(ServiceError) {
+            (response, level) = try await answer(request)
+        } catch {
+            response = Self.errorResponse(error)
+        }
+        let bodyBytes = request.method == .head ? 0 : response.body.contentLength ?? 0
+        let duration = ContinuousClock.now - start
+        service.metrics.recordResponse(status: response.status.code, duration: duration, bodyBytes: bodyBytes)
+        logger.info("\(request.method) \(request.uri.path.prefix(300)) \(response.status.code)", metadata: [
+            "status": "\(response.status.code)",
+            "bytes": "\(bodyBytes)",
+            "ms": "\(String(format: "%.2f", Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000))",
+            "cache": "\(level?.rawValue ?? "-")",
+        ])
+        return response
+    }
+
+    private func answer(_ request: Request) async throws(ServiceError) -> (Response, ServiceMetrics.ResultLevel?) {
+        guard request.method == .get || request.method == .head else {
+            throw ServiceError(.methodNotAllowed, "\(request.method) is not served: use GET or HEAD")
+        }
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > 0 || request.headers[.transferEncoding] != nil {
+            throw ServiceError(.contentTooLarge, "this service takes no request bodies")
+        }
+        let path = Substring(request.uri.path)
+        switch path {
+        case "/":
+            var headers = HTTPFields()
+            headers[.contentType] = "text/html; charset=utf-8"
+            headers[.cacheControl] = "no-cache"
+            return (Response(status: .ok, headers: headers, body: .init(byteBuffer: playground)), nil)
+        case "/healthz":
+            return (Self.text(.ok, "ok"), nil)
+        case "/metrics":
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            return (Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: service.metrics.text()))), nil)
+        default:
+            let answer = try await service.image(forPath: path, accept: request.headers[.accept])
+            return (imageResponse(answer, request: request), answer.level)
+        }
+    }
+
+    private func imageResponse(_ answer: ImageService.Answer, request: Request) -> Response {
+        var headers = HTTPFields()
+        headers[.eTag] = answer.image.etag
+        headers[.cacheControl] = "public, max-age=\(service.configuration.maxAge)"
+        if answer.choice.variesWithAccept { headers[.vary] = "Accept" }
+        if let condition = request.headers[.ifNoneMatch], Self.matches(condition, etag: answer.image.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = answer.image.format.mimeType
+        headers[.contentLength] = String(answer.image.body.readableBytes)
+        if request.method == .head {
+            return Response(status: .ok, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: answer.image.body))
+    }
+
+    /// Whether an `If-None-Match` list names `etag` (weak comparison, RFC 9110 §13.1.2), or is `*`.
+    static func matches(_ condition: String, etag: String) -> Bool {
+        condition.split(separator: ",").contains { candidate in
+            var tag = candidate.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+
+    static func text(_ status: HTTPResponse.Status, _ line: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: line + "\n")))
+    }
+
+    static func errorResponse(_ error: ServiceError) -> Response {
+        var response = text(error.status, error.message)
+        if let retryAfter = error.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
+    }
+}

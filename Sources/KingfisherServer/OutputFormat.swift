@@ -1,0 +1,55 @@
+import Kingfisher
+
+/// A format the service can answer in: the `.{ext}` of an image URL, or what `Accept`
+/// negotiation picked.
+public enum OutputFormat: String, Sendable, CaseIterable, Hashable {
+    /// JPEG (`jpg`; `jpeg` is accepted too).
+    case jpg
+    /// PNG.
+    case png
+    /// WebP.
+    case webp
+    /// GIF (an unprocessed GIF source answers with its own bytes, animation kept).
+    case gif
+    /// AVIF.
+    case avif
+
+    /// The format of a URL's extension, `jpeg` included; `nil` for anything else.
+    public init?(fileExtension: some StringProtocol) {
+        switch fileExtension.lowercased() {
+        case "jpg", "jpeg": self = .jpg
+        case "png": self = .png
+        case "webp": self = .webp
+        case "gif": self = .gif
+        case "avif": self = .avif
+        default: return nil
+        }
+    }
+
+    /// The library's file format for this output.
+    public var fileFormat: ImageFileFormat {
+        switch self {
+        case .jpg: return .JPEG
+        case .png: return .PNG
+        case .webp: return .WebP
+        case .gif: return .GIF
+        case .avif: return .AVIF
+        }
+    }
+
+    /// The output for a source decoded from `format`: the same format when the library can
+    /// write it, else PNG for images with alpha and JPEG for opaque ones.
+    static func matching(source format: ImageFileFormat, hasAlpha: Bool) -> OutputFormat {
+        switch format {
+        case .JPEG: return .jpg
+        case .PNG: return .png
+        case .WebP: return .webp
+        case .GIF: return .gif
+        case .AVIF: return .avif
+        case .unknown, .HEIC, .JXL, .TIFF, .BMP, .ICO: return hasAlpha ? .png : .jpg
+        }
+    }
+
+    /// The `Content-Type` of the output.
+    public var mimeType: String { fileFormat.mimeType ?? "application/octet-stream" }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import HTTPTypes
+import Kingfisher
+
+/// A request the service answers with an error: the status, and one line saying what happened
+/// and to what.
+struct ServiceError: Error, Sendable {
+    /// The answer's status.
+    var status: HTTPResponse.Status
+    /// The body: one line.
+    var message: String
+    /// `Retry-After` seconds, for `503`.
+    var retryAfter: Int?
+
+    init(_ status: HTTPResponse.Status, _ message: String, retryAfter: Int? = nil) {
+        self.status = status
+        // One line, whatever the underlying error printed.
+        self.message = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        self.retryAfter = retryAfter
+    }
+}
+
+extension ServiceError {
+    /// The answer for a retrieval of `source` that failed with `error`.
+    ///
+    /// - Parameter redirectRefusal: Checks where a declined redirect pointed: a `3xx` left as the
+    ///   answer is the source policy refusing the redirect (`403`).
+    static func retrieving(_ source: URL, failedWith error: KingfisherError, redirectRefusal: (URL) async -> String?) async -> ServiceError {
+        let url = source.absoluteString.prefix(300)
+        switch error {
+        case .responseError(reason: .invalidHTTPStatusCode(let response)):
+            let code = response.statusCode
+            if (300..<400).contains(code), let location = response.value(forHTTPHeaderField: "Location"),
+               let target = URL(string: location, relativeTo: response.url)?.absoluteURL,
+               let refusal = await redirectRefusal(target) {
+                return ServiceError(.forbidden, "refused to follow a redirect from \(url): \(refusal)")
+            }
+            if code == 404 || code == 410 { return ServiceError(.notFound, "the source \(url) answered \(code)") }
+            return ServiceError(.badGateway, "the source \(url) answered \(code)")
+        case .responseError(reason: .responseTooLarge(_, let limit, let received)):
+            return ServiceError(.contentTooLarge, "the source \(url) is over the size limit of \(limit) bytes (\(received) bytes)")
+        case .responseError(reason: .notAnImage(_, let contentType, let reason)):
+            if let overLimits = overLimits(reason, url) { return overLimits }
+            let type = contentType.map { " (\($0))" } ?? ""
+            return ServiceError(.unprocessableContent, "the source \(url)\(type) is not an image: \(reason.errorDescription)")
+        case .responseError(reason: .tooManyRedirects(_, let limit)):
+            return ServiceError(.badGateway, "the source \(url) took more than \(limit) redirects")
+        case .responseError(reason: .URLSessionError(let underlying)):
+            if let urlError = underlying as? URLError, urlError.code == .timedOut {
+                return ServiceError(.gatewayTimeout, "fetching \(url) timed out: \(error.description)")
+            }
+            return ServiceError(.badGateway, "fetching \(url) failed: \(error.description)")
+        case .imageCodingError(let reason):
+            if let overLimits = overLimits(reason, url) { return overLimits }
+            switch reason {
+            case .encodingFailed:
+                return ServiceError(.internalServerError, "encoding the result of \(url) failed: \(reason.errorDescription)")
+            default:
+                return ServiceError(.unprocessableContent, "the source \(url) is not a usable image: \(reason.errorDescription)")
+            }
+        case .processorError:
+            return ServiceError(.badRequest, "the processing cannot run on \(url): \(error.description)")
+        default:
+            return ServiceError(.badGateway, "retrieving \(url) failed: \(error.description)")
+        }
+    }
+
+    /// `413` for a source refused for its pixels or frames, before they were decoded.
+    private static func overLimits(_ reason: ImageCodingError, _ url: Substring) -> ServiceError? {
+        switch reason {
+        case .tooManyPixels, .tooManyFrames:
+            return ServiceError(.contentTooLarge, "the source \(url) is over the limits: \(reason.errorDescription)")
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Prometheus
+
+/// The service's Prometheus metrics, in a registry of its own (several services in one process,
+/// as in tests, do not mix their counts), served as text at `/metrics`.
+final class ServiceMetrics: Sendable {
+    /// Where a result came from.
+    enum ResultLevel: String, CaseIterable, Sendable {
+        /// Encoded result in memory.
+        case memory
+        /// Encoded result on disk.
+        case disk
+        /// The processed image in memory, encoded again in another format.
+        case processed
+        /// The original on disk, processed again.
+        case original
+        /// The source fetched.
+        case source
+    }
+
+    let registry = PrometheusCollectorRegistry()
+    private let latency: DurationHistogram
+    private let bytesOut: Counter
+    private let levels: [ResultLevel: Counter]
+    private let fetches: Counter
+    private let fetchFailures: Counter
+    private let rejected: Counter
+    private let processingRuns: Counter
+    let queueDepth: Gauge
+    let busySlots: Gauge
+
+    init() {
+        latency = registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(namespace: "kf", metricName: "request_duration", unitName: "seconds",
+                                             helpText: "Time from request to response head, by request."),
+            buckets: [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+                      .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+                      .seconds(2.5), .seconds(5), .seconds(10)])
+        bytesOut = registry.makeCounter(descriptor: MetricNameDescriptor(
+            namespace: "kf", metricName: "response_body_bytes", unitName: "total", helpText: "Bytes of response bodies sent."))
+        var levels: [ResultLevel: Counter] = [:]
+        for level in ResultLevel.allCases {
+            levels[level] = registry.makeCounter(
+                descriptor: MetricNameDescriptor(namespace: "kf", metricName: "results", unitName: "total",
+                                                 helpText: "Image results, by where they came from."),
+                labels: [("level", level.rawValue)])
+        }
+        self.levels = levels
+        fetches = registry.makeCounter(descriptor: MetricNameDescriptor(
+            namespace: "kf", metricName: "source_fetches", unitName: "total", helpText: "Source downloads that ended."))
+        fetchFailures = registry.makeCounter(descriptor: MetricNameDescriptor(
+            namespace: "kf", metricName: "source_fetch_failures", unitName: "total", helpText: "Source downloads that failed."))
+        rejected = registry.makeCounter(descriptor: MetricNameDescriptor(
+            namespace: "kf", metricName: "queue_rejections", unitName: "total", helpText: "Requests answered 503: the queue was full."))
+        processingRuns = registry.makeCounter(descriptor: MetricNameDescriptor(
+            namespace: "kf", metricName: "processing_runs", unitName: "total",
+            helpText: "Results made: retrieved (from the source or a cache), processed and encoded."))
+        queueDepth = registry.makeGauge(descriptor: MetricNameDescriptor(
+            namespace: "kf", metricName: "queue_depth", unitName: "requests", helpText: "Requests waiting for a processing slot."))
+        busySlots = registry.makeGauge(descriptor: MetricNameDescriptor(
+            namespace: "kf", metricName: "processing_slots_busy", unitName: "slots", helpText: "Processing slots in use."))
+    }
+
+    /// Counts an answer with `status`, its latency and its body size.
+    func recordResponse(status: Int, duration: Duration, bodyBytes: Int) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "kf", metricName: "requests", unitName: "total",
+                                             helpText: "Requests answered, by status."),
+            labels: [("status", String(status))]
+        ).increment()
+        latency.record(duration)
+        if bodyBytes > 0 { bytesOut.increment(by: Int64(bodyBytes)) }
+    }
+
+    func recordResult(from level: ResultLevel) {
+        levels[level]?.increment()
+    }
+
+    func recordFetch(failed: Bool) {
+        fetches.increment()
+        if failed { fetchFailures.increment() }
+    }
+
+    func recordProcessingRun() {
+        processingRuns.increment()
+    }
+
+    func recordRejection() {
+        rejected.increment()
+    }
+
+    /// The exposition text.
+    func text() -> String {
+        registry.emitToString()
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import KingfisherServer
+
+/// `kf url`: the path `kf serve` answers for a source, processing and format, signed or unsafe.
+struct URLCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "url",
+        abstract: "Print the kf serve path for a source URL: /SIGNATURE/PROCESSING/SOURCE[.EXT]."
+    )
+
+    @Argument(help: "The source URL (http or https).")
+    var source: String
+    @Option(help: "The processing, in `kf process --processor` form (default: none).")
+    var processor: String?
+    @Option(help: "The output format: jpg, png, webp, gif or avif (default: negotiated).")
+    var format: String?
+    @Option(help: "The signing key (or set KF_SERVE_KEY); without one the path says `unsafe`.")
+    var key: String?
+
+    func run() throws {
+        guard let url = URL(string: source), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
+            exitWithError("\(source) is not an http or https URL", status: 64)
+        }
+        var output: OutputFormat?
+        if let format {
+            guard let named = OutputFormat(fileExtension: format) else {
+                exitWithError("unknown format '\(format)': use jpg, png, webp, gif or avif", status: 64)
+            }
+            output = named
+        }
+        let signingKey = key ?? ProcessInfo.processInfo.environment["KF_SERVE_KEY"]
+        print(ImageURLPath.make(source: url, processing: processor, format: output,
+                                signer: signingKey.map(URLSigner.init(key:))))
+    }
+}

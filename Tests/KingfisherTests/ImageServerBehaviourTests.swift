@@ -1,0 +1,109 @@
+import Foundation
+import KingfisherServer
+import Testing
+
+/// Coalescing, caching across restarts, bounded work and graceful shutdown of the service.
+@Suite struct ImageServerBehaviourTests {
+    @Test func identicalRequestsMakeOneFetchAndOtherProcessingsShareTheOriginal() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                // Slow enough that all eight arrive while the first is still fetching.
+                let source = origin.url("/slow/photo_baseline_420.jpg?chunk=1024&interval=40")
+                let path = service.path(source, "resize(50x50,fill)|>round(6)", format: .png)
+                let answers = try await withThrowingTaskGroup(of: ImageServiceUnderTest.Answer.self) { group in
+                    for _ in 0..<8 { group.addTask { try await service.get(path) } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(answers.allSatisfy { $0.status == 200 })
+                #expect(Set(answers.map(\.body)).count == 1)
+                #expect(origin.requests("/slow/photo_baseline_420.jpg") == 1)
+                let metrics = try await service.get("/metrics").text
+                #expect(metrics.contains("kf_processing_runs_total 1"), "one processing run; the other requests joined it")
+
+                let other = try await service.get(service.path(source, "blur(3)", format: .webp))
+                #expect(other.status == 200)
+                #expect(origin.requests("/slow/photo_baseline_420.jpg") == 1, "the original came from its cache")
+                let after = try await service.get("/metrics").text
+                #expect(after.contains(#"kf_results_total{level="original"} 1"#), "\(after)")
+            }
+        }
+    }
+
+    @Test func anotherFormatOfAResultIsOnlyAnEncoding() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                let source = origin.url("/image/photo_baseline_420.jpg")
+                let png = try await service.get(service.path(source, "resize(30x30,fill)", format: .png))
+                let webp = try await service.get(service.path(source, "resize(30x30,fill)", format: .webp))
+                #expect(png.status == 200 && webp.status == 200)
+                #expect(origin.requests("/image/photo_baseline_420.jpg") == 1)
+                #expect(try await service.get("/metrics").text.contains(#"kf_results_total{level="processed"} 1"#))
+            }
+        }
+    }
+
+    @Test func aRestartedServiceServesFromDisk() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            let configuration = testServiceConfiguration(directory: directory)
+            let source = origin.url("/image/photo_baseline_420.jpg")
+            let first = try await withImageService(configuration) { service in
+                try await service.get(service.path(source, "resize(32x32)|>blackwhite", format: .jpg))
+            }
+            #expect(first.status == 200)
+            try await withImageService(configuration) { service in
+                let again = try await service.get(service.path(source, "resize(32x32)|>blackwhite", format: .jpg))
+                #expect(again.status == 200)
+                #expect(again.body == first.body)
+                #expect(again.header("ETag") == first.header("ETag"))
+                #expect(origin.requests("/image/photo_baseline_420.jpg") == 1)
+                #expect(try await service.get("/metrics").text.contains(#"kf_results_total{level="disk"} 1"#))
+            }
+        }
+    }
+
+    @Test func aFullQueueIsTurnedAwayWith503() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.processingSlots = 1
+            configuration.queueLimit = 1
+            configuration.retryAfter = 7
+            try await withImageService(configuration) { service in
+                // Each request holds its slot about a second while its source trickles in.
+                @Sendable func slow(_ n: Int) -> String {
+                    service.path(origin.url("/slow/photo_baseline_420.jpg?chunk=512&interval=50&n=\(n)"), "resize(\(10 + n)x10)")
+                }
+                async let first = service.get(slow(1))
+                try await origin.wait { $0.requests["/slow/photo_baseline_420.jpg"] == 1 }
+                async let second = service.get(slow(2))
+                try await waitForMetric(service, #"kf_queue_depth_requests 1"#)
+                let third = try await service.get(slow(3))
+                #expect(third.status == 503)
+                #expect(third.header("Retry-After") == "7")
+                #expect(third.text.contains("busy"))
+                #expect(try await first.status == 200)
+                #expect(try await second.status == 200)
+                #expect(try await service.get("/metrics").text.contains("kf_queue_rejections_total 1"))
+            }
+        }
+    }
+
+    @Test func gracefulShutdownFinishesRequestsInFlight() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            let (stopped, answer) = try await withImageServiceStoppedMidRequest(testServiceConfiguration(directory: directory)) { service in
+                service.path(origin.url("/slow/photo_baseline_420.jpg?chunk=1024&interval=100"), "resize(20x20)")
+            }
+            #expect(stopped)
+            #expect(answer.status == 200)
+            #expect(answer.header("Content-Type") == "image/jpeg")
+        }
+    }
+}
+
+/// Waits until `/metrics` contains `line`.
+func waitForMetric(_ service: ImageServiceUnderTest, _ line: String) async throws {
+    for _ in 0..<600 {
+        if try await service.get("/metrics").text.contains(line) { return }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    Issue.record("the metric '\(line)' never appeared")
+}

@@ -1,0 +1,109 @@
+import AsyncHTTPClient
+import Foundation
+import KingfisherServer
+import Logging
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+
+/// An ``ImageServer`` on 127.0.0.1 with a free port, its caches in a temporary directory, and a
+/// client for it.
+struct ImageServiceUnderTest: Sendable {
+    let port: Int
+    let configuration: ImageServerConfiguration
+    let client: HTTPClient
+
+    /// One answer: status, headers and body.
+    struct Answer: Sendable {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: Data
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+        func header(_ name: String) -> String? { headers.first(name: name) }
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// `GET` (or `method`) `path` with `headers`.
+    func get(_ path: String, headers: [(String, String)] = [], method: HTTPMethod = .GET) async throws -> Answer {
+        var request = HTTPClientRequest(url: url(path))
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 64 * 1024 * 1024)
+        return Answer(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
+    }
+
+    /// The unsigned path of `source` with `processing` and `format`.
+    func path(_ source: URL, _ processing: String? = nil, format: OutputFormat? = nil) -> String {
+        ImageURLPath.make(source: source, processing: processing, format: format, signer: nil)
+    }
+}
+
+/// A configuration for tests: port 0, unsigned URLs and private networks allowed (the origin
+/// is on 127.0.0.1), caches under `directory`.
+func testServiceConfiguration(directory: URL) -> ImageServerConfiguration {
+    var configuration = ImageServerConfiguration()
+    configuration.port = 0
+    configuration.allowUnsigned = true
+    configuration.allowPrivateNetworks = true
+    configuration.directory = directory.path
+    configuration.name = "kf-serve-test"
+    return configuration
+}
+
+/// Runs `body` with a service built from `configuration` in a `ServiceGroup`, then shuts it
+/// down gracefully and waits for it to stop.
+func withImageService<T: Sendable>(_ configuration: ImageServerConfiguration,
+                                   _ body: (ImageServiceUnderTest) async throws -> T) async throws -> T {
+    let (ports, continuation) = AsyncStream<Int>.makeStream()
+    let logger = Logger(label: "kf-serve-test", factory: { _ in SwiftLogNoOpLogHandler() })
+    let server = try ImageServer(configuration: configuration, logger: logger) { port in continuation.yield(port) }
+    let group = ServiceGroup(configuration: .init(services: [server], logger: logger))
+    let running = Task { try await group.run() }
+    var iterator = ports.makeAsyncIterator()
+    guard let port = await iterator.next() else { throw ServiceDidNotStart() }
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+    let result: Result<T, any Error>
+    do {
+        result = .success(try await body(ImageServiceUnderTest(port: port, configuration: configuration, client: client)))
+    } catch {
+        result = .failure(error)
+    }
+    try? await client.shutdown()
+    await group.triggerGracefulShutdown()
+    _ = await running.result
+    return try result.get()
+}
+
+/// Starts a request for the path `makePath` gives, triggers a graceful shutdown while it is in
+/// flight, and returns whether the service stopped and what the request got.
+func withImageServiceStoppedMidRequest(_ configuration: ImageServerConfiguration,
+                                       _ makePath: (ImageServiceUnderTest) -> String) async throws -> (Bool, ImageServiceUnderTest.Answer) {
+    let (ports, continuation) = AsyncStream<Int>.makeStream()
+    let logger = Logger(label: "kf-serve-test", factory: { _ in SwiftLogNoOpLogHandler() })
+    let server = try ImageServer(configuration: configuration, logger: logger) { port in continuation.yield(port) }
+    let group = ServiceGroup(configuration: .init(services: [server], logger: logger))
+    let running = Task { try await group.run() }
+    var iterator = ports.makeAsyncIterator()
+    guard let port = await iterator.next() else { throw ServiceDidNotStart() }
+    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    let service = ImageServiceUnderTest(port: port, configuration: configuration, client: client)
+    let path = makePath(service)
+    async let answer = service.get(path)
+    // Long enough for the request to be in the service, well before the source ends (~1 s).
+    try await Task.sleep(for: .milliseconds(300))
+    await group.triggerGracefulShutdown()
+    let result: Result<ImageServiceUnderTest.Answer, any Error>
+    do {
+        result = .success(try await answer)
+    } catch {
+        result = .failure(error)
+    }
+    let stopped = (try? await running.value) != nil
+    try? await client.shutdown()
+    return (stopped, try result.get())
+}
+
+struct ServiceDidNotStart: Error {}
