@@ -25,11 +25,12 @@ struct ImageServiceUnderTest: Sendable {
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
-    /// `GET` (or `method`) `path` with `headers`.
-    func get(_ path: String, headers: [(String, String)] = [], method: HTTPMethod = .GET) async throws -> Answer {
+    /// `GET` (or `method`) `path` with `headers` (and `body`).
+    func get(_ path: String, headers: [(String, String)] = [], method: HTTPMethod = .GET, body: String? = nil) async throws -> Answer {
         var request = HTTPClientRequest(url: url(path))
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(string: body)) }
         let response = try await client.execute(request, timeout: .seconds(60))
         let body = try await response.body.collect(upTo: 64 * 1024 * 1024)
         return Answer(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
