@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build kf in release mode, run it over the sample
 # images in Tests/KingfisherTests/Fixtures, then serve those images on 127.0.0.1, prefetch them
-# into a cache and fetch one twice (network, then disk). Results go to ./output.
+# into a cache and fetch one twice (network, then disk), and end by running the image service
+# (kf serve) for a few seconds and fetching one processed image from it. Results go to ./output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -67,6 +68,31 @@ echo -n "   again, the processed image from the disk cache: " && "$kf" get "$url
 url="http://127.0.0.1:$port/photo_lossy.webp"
 echo -n "   $(basename "$url") with --force-refresh, from the network: " && "$kf" get "$url" --directory "$cache" --processor "$spec" --force-refresh
 echo "-> $out/fetched.png; cache in $cache (columns: where from — none = loaded, disk = disk cache; size, format, bytes, time)"
+
+echo
+echo "== kf serve: the image service for a few seconds, one processed image fetched from it"
+serve_port=$((20000 + RANDOM % 20000))
+"$kf" serve --port "$serve_port" --allow-unsigned --allow-private-networks --directory "$out/serve-cache" \
+    >"$out/serve.out" 2>"$out/serve.log" &
+service=$!
+trap 'kill $server $service 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+    grep -q "listening" "$out/serve.out" 2>/dev/null && break
+    sleep 0.1
+done
+path="$("$kf" url "http://127.0.0.1:$port/photo_progressive.jpg" --processor 'resize(160x120,fill)|>crop(160x120)|>round(12)' --format png)"
+echo "GET http://127.0.0.1:$serve_port$path"
+python3 - "http://127.0.0.1:$serve_port$path" "$out/served.png" <<'PY'
+import sys, urllib.request
+with urllib.request.urlopen(sys.argv[1]) as response:
+    body = response.read()
+    print(f"   {response.status} {response.headers['Content-Type']}, {len(body)} bytes, ETag {response.headers['ETag']}")
+open(sys.argv[2], "wb").write(body)
+PY
+sleep 2
+kill -TERM "$service"
+wait "$service" && echo "   stopped on SIGTERM (exit 0); access log: $(grep -c 'GET /' "$out/serve.log") line(s) in $out/serve.log"
+echo "-> $out/served.png"
 
 echo
 echo "Done: $(find "$out" -maxdepth 1 -type f | wc -l) files in $out/"
