@@ -106,7 +106,7 @@ final class ImageService: Sendable {
             throw ServiceError(.badRequest, "\(error)")
         }
         do {
-            try await policy.checkSource(request.source)
+            try policy.checkPrefix(of: request.source)
         } catch {
             throw ServiceError(.forbidden, "refused to fetch: \(error.description)")
         }
@@ -148,6 +148,11 @@ final class ImageService: Sendable {
             resultMemory.store(value: stored, forKey: key)
             return (stored, .disk)
         }
+        do {
+            try await policy.checkAddress(of: source)
+        } catch {
+            throw ServiceError(.forbidden, "refused to fetch: \(error.description)")
+        }
         let made: (ServedImage, ServiceMetrics.ResultLevel)
         do {
             made = try await slots.run { [self] in
@@ -157,8 +162,6 @@ final class ImageService: Sendable {
             metrics.recordRejection()
             throw ServiceError(.serviceUnavailable, "the service is busy: \(slots.lineLimit) requests are waiting already",
                                retryAfter: configuration.retryAfter)
-        } catch {
-            throw error
         }
         resultMemory.store(value: made.0, forKey: key)
         try? resultDisk.store(value: made.0, forKey: key)

@@ -18,13 +18,13 @@ struct SourcePolicy: Sendable {
         var description: String
     }
 
-    /// Checks the source URL of a request.
-    func checkSource(_ url: URL) async throws(Refusal) {
+    /// Checks the source URL of a request against the allowed prefixes: every request, cached
+    /// or not, since the settings may have changed since a result was cached.
+    func checkPrefix(of url: URL) throws(Refusal) {
         let text = url.absoluteString
         if !allowedPrefixes.isEmpty, !allowedPrefixes.contains(where: { text.hasPrefix($0) }) {
             throw Refusal(description: "the source \(text.prefix(200)) is outside the allowed sources")
         }
-        try await checkAddress(of: url)
     }
 
     /// Checks a URL a source redirected to (the prefixes apply to the source only, as a CDN may
@@ -36,7 +36,9 @@ struct SourcePolicy: Sendable {
         try await checkAddress(of: url)
     }
 
-    private func checkAddress(of url: URL) async throws(Refusal) {
+    /// Checks where a source is before it is fetched: only a fetch can reach a private network,
+    /// so results already cached are served without resolving the host again.
+    func checkAddress(of url: URL) async throws(Refusal) {
         guard !allowsPrivateNetworks else { return }
         let text = url.absoluteString
         if trustedPrivatePrefixes.contains(where: { text.hasPrefix($0) }) { return }
