@@ -12,9 +12,9 @@ import Testing
         let options = ImageCreatingOptions()
         return try data.withUnsafeBytes { bytes in
             switch data.kf.imageFileFormat {
-            case .HEIC: return try HEIFCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
-            case .AVIF: return try AVIFCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
-            case .JXL: return try JXLCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            case .HEIC: return try HEIFCodec.decode(bytes, options: options, target: maxPixelSize.map { .longestSide($0) })
+            case .AVIF: return try AVIFCodec.decode(bytes, options: options, target: maxPixelSize.map { .longestSide($0) })
+            case .JXL: return try JXLCodec.decode(bytes, options: options, target: maxPixelSize.map { .longestSide($0) })
             default: throw ImageCodingError.unsupportedFormat(data.kf.imageFileFormat)
             }
         }

@@ -9,11 +9,11 @@ import Testing
     let limit = DecodingLimits(maxPixelCount: ImageCreatingOptions.defaultMaxPixelCount, format: .PNG)
 
     func decode(_ bytes: [UInt8], maxPixelSize: Int? = nil) throws -> DecodedImage {
-        try bytes.withUnsafeBytes { try PNGCodec.decode($0, options: ImageCreatingOptions(), maxPixelSize: maxPixelSize) }
+        try bytes.withUnsafeBytes { try PNGCodec.decode($0, options: ImageCreatingOptions(), target: maxPixelSize.map { .longestSide($0) }) }
     }
 
     func decodeWithLibspng(_ bytes: [UInt8], maxPixelSize: Int? = nil) throws -> DecodedImage {
-        try bytes.withUnsafeBytes { try PNGCodec.decodeWithLibspng($0, limit: limit, maxPixelSize: maxPixelSize) }
+        try bytes.withUnsafeBytes { try PNGCodec.decodeWithLibspng($0, limit: limit, target: maxPixelSize.map { .longestSide($0) }) }
     }
 
     /// Whether the direct decoder takes the file and decodes it without falling back.

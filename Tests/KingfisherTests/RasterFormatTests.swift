@@ -13,9 +13,9 @@ import Testing
     static func decoded(_ data: Data, as format: ImageFileFormat, maxPixelSize: Int? = nil) throws -> DecodedImage {
         try data.withUnsafeBytes { bytes in
             switch format {
-            case .TIFF: return try TIFFCodec.decode(bytes, options: ImageCreatingOptions(), maxPixelSize: maxPixelSize)
-            case .BMP: return try BMPDecoder.decode(bytes, options: ImageCreatingOptions(), maxPixelSize: maxPixelSize)
-            case .ICO: return try ICODecoder.decode(bytes, options: ImageCreatingOptions(), maxPixelSize: maxPixelSize)
+            case .TIFF: return try TIFFCodec.decode(bytes, options: ImageCreatingOptions(), target: maxPixelSize.map { .longestSide($0) })
+            case .BMP: return try BMPDecoder.decode(bytes, options: ImageCreatingOptions(), target: maxPixelSize.map { .longestSide($0) })
+            case .ICO: return try ICODecoder.decode(bytes, options: ImageCreatingOptions(), target: maxPixelSize.map { .longestSide($0) })
             default: throw ImageCodingError.unsupportedFormat(format)
             }
         }

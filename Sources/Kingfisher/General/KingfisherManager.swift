@@ -204,28 +204,81 @@ public final class KingfisherManager: Sendable {
             if options.onlyFromCache { return completion(.failure(.cacheError(reason: .imageNotExisting(key: key)))) }
             return load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
         }
+        if originalType == .disk, !processor.identifier.isEmpty, Self.decodesStoredData(options.cacheSerializer) {
+            return fromOriginalData(source, in: originalCache, retrieval: retrieval, progressBlock: progressBlock,
+                                    completion: completion)
+        }
         var originalOptions = options
         originalOptions.processor = DefaultImageProcessor.default
         originalCache.retrieveImage(forKey: key, options: originalOptions) { [options] result in
             if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }
             guard case .success(let found) = result, let original = found.image else {
-                if options.onlyFromCache { return completion(.failure(.cacheError(reason: .imageNotExisting(key: key)))) }
-                return self.load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
+                return self.originalMissing(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
             }
             (options.processingQueue ?? .dispatch(self.processingQueue)).execute {
                 do throws(KingfisherError) {
                     let image = try processor.processedImage(from: .image(original), options: options)
-                    if options.httpCachePolicy == .followHeaders {
-                        targetCache.httpRecords.addVariant(processor.identifier, forKey: key, disk: targetCache.diskStorage,
-                                                           toDisk: !options.cacheMemoryOnly, expiration: options.diskCacheExpiration)
-                    }
-                    self.cache(image, data: nil, source: source, cacheType: .none, metrics: nil, retrieval: retrieval,
-                               storesOriginal: false, completion: completion)
+                    self.cacheProcessedOriginal(image, source: source, retrieval: retrieval, completion: completion)
                 } catch {
                     completion(.failure(error))
                 }
             }
         }
+    }
+
+    /// The original's bytes from `originalCache`'s disk storage, processed as downloaded data
+    /// is: the processor decodes them itself, at the reduced scale its output needs (a resize of
+    /// a large photo never decodes it whole), and the whole original is not put in memory. Bytes
+    /// that are gone or do not decode count as no original, as an unreadable disk hit does.
+    private func fromOriginalData(_ source: Source, in originalCache: ImageCache, retrieval: ImageRetrieval,
+                                  progressBlock: DownloadProgressBlock?, completion: @escaping Completion) {
+        let options = retrieval.workingOptions
+        let key = source.cacheKey
+        (options.processingQueue ?? .dispatch(processingQueue)).execute {
+            if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }
+            let stored = try? originalCache.diskStorage.value(
+                forKey: key.computedKey(with: ""), forcedExtension: options.forcedExtension,
+                extendingExpiration: options.diskCacheAccessExtendingExpiration)
+            guard let data = stored else {
+                return self.originalMissing(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
+            }
+            if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }
+            do throws(KingfisherError) {
+                let image = try options.processor.processedImage(from: data, options: options)
+                self.cacheProcessedOriginal(image, source: source, retrieval: retrieval, completion: completion)
+            } catch {
+                guard case .imageCodingError = error else { return completion(.failure(error)) }
+                self.originalMissing(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
+            }
+        }
+    }
+
+    /// Whether `serializer` reads its data back by decoding it (the built-in ones), so that a
+    /// processor may decode what it stored; another may store bytes only it can read.
+    private static func decodesStoredData(_ serializer: any CacheSerializer) -> Bool {
+        serializer is DefaultCacheSerializer || serializer is FormatIndicatedCacheSerializer
+    }
+
+    /// No usable original after all: the source, unless `onlyFromCache` forbids it.
+    private func originalMissing(_ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
+                                 completion: @escaping Completion) {
+        guard !retrieval.workingOptions.onlyFromCache else {
+            return completion(.failure(.cacheError(reason: .imageNotExisting(key: source.cacheKey))))
+        }
+        load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
+    }
+
+    /// Caches the image processed from the original (under HTTP caching, as a variant of it).
+    private func cacheProcessedOriginal(_ image: KFCrossPlatformImage, source: Source, retrieval: ImageRetrieval,
+                                        completion: @escaping Completion) {
+        let options = retrieval.workingOptions
+        let targetCache = options.targetCache ?? cache
+        if options.httpCachePolicy == .followHeaders {
+            targetCache.httpRecords.addVariant(options.processor.identifier, forKey: source.cacheKey, disk: targetCache.diskStorage,
+                                               toDisk: !options.cacheMemoryOnly, expiration: options.diskCacheExpiration)
+        }
+        cache(image, data: nil, source: source, cacheType: .none, metrics: nil, retrieval: retrieval,
+              storesOriginal: false, completion: completion)
     }
 
     /// Downloads or asks the provider, then caches.

@@ -27,7 +27,7 @@ final class APNGFrameReader: AnimationFrameReader {
         let frame = animation.frames[index]
         let pixels = try data.withUnsafeBytes { bytes in
             let png = animation.standalonePNG(frame: index, from: bytes)
-            return try png.withUnsafeBytes { try PNGCodec.decodeStill($0, limit: limits, maxPixelSize: nil) }.frames[0].pixels
+            return try png.withUnsafeBytes { try PNGCodec.decodeStill($0, limit: limits, target: nil) }.frames[0].pixels
         }
         if let pending = pendingDisposal { dispose(pending.frame, pending.disposal, restoring: pending.saved) }
         // The first frame's "previous" disposal means clearing, as the specification says.

@@ -15,7 +15,8 @@ enum AVIFCodec {
     /// size limit, so that AV1 data declaring a larger frame than its container is refused.
     private static let hasDav1d = avifCodecName(AVIF_CODEC_CHOICE_DAV1D, avifCodecFlags(AVIF_CODEC_FLAG_CAN_DECODE.rawValue)) != nil
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
+                       target decodingTarget: DecodingTarget?) throws -> DecodedImage {
         guard let decoder = avifDecoderCreate() else { throw corrupted("libavif could not start") }
         defer { avifDecoderDestroy(decoder) }
         if hasDav1d { decoder.pointee.codecChoice = AVIF_CODEC_CHOICE_DAV1D }
@@ -39,11 +40,8 @@ enum AVIFCodec {
         try limits.check(width: width, height: height)
 
         let orientation = transform(of: image.pointee).orientation
-        var target = (width: width, height: height)
-        if let maxPixelSize {
-            target = DownsamplingTarget.fit(storedWidth: width, height: height, orientation: orientation,
-                                            maxPixelSize: maxPixelSize)
-        }
+        let target = decodingTarget?.fit(storedWidth: width, height: height, orientation: orientation)
+            ?? (width: width, height: height)
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, image)
         rgb.format = AVIF_RGB_FORMAT_RGBA

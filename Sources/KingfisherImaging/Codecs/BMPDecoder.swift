@@ -9,7 +9,7 @@ enum BMPDecoder {
     /// "BM", file size, two reserved words, the pixel data's offset.
     private static let fileHeaderSize = 14
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
         guard bytes.count >= fileHeaderSize + 4 else { throw ImageCodingError.truncatedData(format: format) }
         guard bytes[0] == 0x42, bytes[1] == 0x4D else {
             throw ImageCodingError.corruptedData(format: format, detail: "the file does not start with \"BM\"")
@@ -28,7 +28,7 @@ enum BMPDecoder {
         case .jpeg, .png:
             return try EmbeddedImage.decode(UnsafeRawBufferPointer(rebasing: dib[pixelOffset...]),
                                             as: header.compression == .png ? .PNG : .JPEG, in: format,
-                                            options: options, maxPixelSize: maxPixelSize)
+                                            options: options, target: target)
         case .rle4, .rle8:
             let limits = DecodingLimits(options, format: format)
             try limits.check(width: header.width, height: header.height)
@@ -39,9 +39,8 @@ enum BMPDecoder {
                                            limits: DecodingLimits(options, format: format))
         }
         image.colorSpace = header.colorSpace
-        if let maxPixelSize {
-            let target = DownsamplingTarget.fit(width: image.width, height: image.height, maxPixelSize: maxPixelSize)
-            image.resample(to: target.width, target.height)
+        if let size = target?.fit(width: image.width, height: image.height) {
+            image.resample(to: size.width, size.height)
         }
         return image
     }

@@ -3,12 +3,12 @@
 /// so that whoever decodes an ICO hears about the ICO.
 enum EmbeddedImage {
     static func decode(_ bytes: UnsafeRawBufferPointer, as format: ImageFileFormat, in container: ImageFileFormat,
-                       options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+                       options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
         guard !bytes.isEmpty else { throw ImageCodingError.truncatedData(format: container) }
         do {
             switch format {
-            case .PNG: return try PNGCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
-            case .JPEG: return try JPEGCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            case .PNG: return try PNGCodec.decode(bytes, options: options, target: target)
+            case .JPEG: return try JPEGCodec.decode(bytes, options: options, target: target)
             default: throw ImageCodingError.corruptedData(format: container, detail: "an embedded \(format) image")
             }
         } catch let error as ImageCodingError {

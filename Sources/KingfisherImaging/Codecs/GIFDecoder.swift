@@ -10,13 +10,13 @@ enum GIFDecoder {
     private static let format = ImageFileFormat.GIF
 
     /// Decodes `data`, which an animation decoded on demand keeps (sharing its storage).
-    static func decode(_ data: Data, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+    static func decode(_ data: Data, options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
         let limits = DecodingLimits(options, format: format)
         let scan = try GIFFrameReader(data: data, limits: limits).scan(upTo: options.onlyFirstFrame ? 1 : Int.max)
         let durations = options.onlyFirstFrame ? [scan.durations[0]] : scan.durations
         return try OnDemandAnimation.decodedImage(
             canvasWidth: scan.width, canvasHeight: scan.height, durations: durations, loopCount: scan.loopCount,
-            hasAlpha: scan.hasAlpha, orientation: .up, maxPixelSize: maxPixelSize, preloadAll: options.preloadAll,
+            hasAlpha: scan.hasAlpha, orientation: .up, target: target, preloadAll: options.preloadAll,
             limits: limits) { try GIFFrameReader(data: data, limits: limits) }
     }
 }

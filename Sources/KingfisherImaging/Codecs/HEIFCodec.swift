@@ -17,7 +17,8 @@ enum HEIFCodec {
         heif_init(nil).code == heif_error_Ok
     }()
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
+                       target decodingTarget: DecodingTarget?) throws -> DecodedImage {
         guard libraryInitialised, let context = heif_context_alloc() else { throw corrupted("libheif could not start") }
         defer { heif_context_free(context) }
         let limits = DecodingLimits(options, format: format)
@@ -35,16 +36,16 @@ enum HEIFCodec {
         var target = (width: width, height: height)
         var thumbnail: OpaquePointer?
         defer { if let thumbnail { heif_image_handle_release(thumbnail) } }
-        if let maxPixelSize {
-            target = DownsamplingTarget.fit(width: width, height: height, maxPixelSize: maxPixelSize)
+        if let decodingTarget {
+            target = decodingTarget.fit(width: width, height: height)
             thumbnail = self.thumbnail(of: primary, covering: target, limits: limits, bytes: bytes)
         }
         var image = try decodePixels(thumbnail ?? primary, limits: limits, bytes: bytes)
         image.colorSpace = colorSpace(of: primary)
-        if let maxPixelSize {
+        if let decodingTarget {
             // A damaged primary image may decode to another size than its header's: fit that.
             if thumbnail == nil && (image.width, image.height) != (width, height) {
-                target = DownsamplingTarget.fit(width: image.width, height: image.height, maxPixelSize: maxPixelSize)
+                target = decodingTarget.fit(width: image.width, height: image.height)
             }
             image.resample(to: target.width, target.height)
         }

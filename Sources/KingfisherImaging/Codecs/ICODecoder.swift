@@ -27,27 +27,26 @@ enum ICODecoder {
         .corruptedData(format: format, detail: detail)
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
         let entries = try directory(bytes)
         guard let largest = entries.max(by: { ($0.pixelCount, $0.bitDepth) < ($1.pixelCount, $1.bitDepth) }) else {
             throw corrupted("the directory lists no images")
         }
         var chosen = largest
-        if let maxPixelSize {
-            let target = DownsamplingTarget.fit(width: largest.width, height: largest.height, maxPixelSize: maxPixelSize)
-            chosen = entries.filter { $0.width >= target.width && $0.height >= target.height }
+        if let size = target?.fit(width: largest.width, height: largest.height) {
+            chosen = entries.filter { $0.width >= size.width && $0.height >= size.height }
                 .min { ($0.pixelCount, -$0.bitDepth) < ($1.pixelCount, -$1.bitDepth) } ?? largest
         }
         let data = UnsafeRawBufferPointer(rebasing: bytes[chosen.offset..<chosen.offset + chosen.size])
         var image: DecodedImage
         if data.count >= pngSignature.count, data.prefix(pngSignature.count).elementsEqual(pngSignature) {
-            image = try EmbeddedImage.decode(data, as: .PNG, in: format, options: options, maxPixelSize: nil)
+            image = try EmbeddedImage.decode(data, as: .PNG, in: format, options: options, target: nil)
         } else {
             image = try decodeBitmap(data, limits: DecodingLimits(options, format: format))
         }
-        if let maxPixelSize {
-            let target = DownsamplingTarget.fit(width: image.width, height: image.height, maxPixelSize: maxPixelSize)
-            image.resample(to: target.width, target.height)
+        // Fitted again to the entry decoded: its header may not have told its size.
+        if let size = target?.fit(width: image.width, height: image.height) {
+            image.resample(to: size.width, size.height)
         }
         return image
     }

@@ -2,28 +2,36 @@ import Foundation
 
 /// Picks the decoder from the data's magic bytes and turns its output into a ``KingfisherImage``.
 package enum ImageDecoder {
-    static func decode(_ data: Data, options: ImageCreatingOptions, maxPixelSize: Int? = nil) throws -> KingfisherImage {
-        try decode(data, as: data.kf.imageFileFormat, options: options, maxPixelSize: maxPixelSize)
+    /// Decodes `data`, straight to `target`'s size when one is given (default `nil`: full size).
+    static func decode(_ data: Data, options: ImageCreatingOptions, target: DecodingTarget? = nil) throws -> KingfisherImage {
+        try decode(data, as: data.kf.imageFileFormat, options: options, target: target)
     }
 
-    /// Decodes `data` with `format`'s decoder whatever its magic bytes say: the fuzz targets
-    /// use this to keep each decoder busy with its own format.
+    /// Decodes `data` with `format`'s decoder whatever its magic bytes say, its longest side at
+    /// most `maxPixelSize` when one is given (default `nil`): the fuzz targets use this to keep
+    /// each decoder busy with its own format.
     package static func decode(
         _ data: Data, as format: ImageFileFormat, options: ImageCreatingOptions, maxPixelSize: Int? = nil
+    ) throws -> KingfisherImage {
+        try decode(data, as: format, options: options, target: maxPixelSize.map { .longestSide($0) })
+    }
+
+    static func decode(
+        _ data: Data, as format: ImageFileFormat, options: ImageCreatingOptions, target: DecodingTarget?
     ) throws -> KingfisherImage {
         guard !data.isEmpty else { throw ImageCodingError.emptyData }
         var decoded = try data.withUnsafeBytes { bytes -> DecodedImage in
             switch format {
-            case .JPEG: return try JPEGCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
-            case .PNG: return try PNGCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
-            case .GIF: return try GIFDecoder.decode(data, options: options, maxPixelSize: maxPixelSize)
-            case .WebP: return try WebPCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
-            case .TIFF: return try TIFFCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
-            case .BMP: return try BMPDecoder.decode(bytes, options: options, maxPixelSize: maxPixelSize)
-            case .ICO: return try ICODecoder.decode(bytes, options: options, maxPixelSize: maxPixelSize)
-            case .HEIC: return try HEIFCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
-            case .AVIF: return try AVIFCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
-            case .JXL: return try JXLCodec.decode(bytes, options: options, maxPixelSize: maxPixelSize)
+            case .JPEG: return try JPEGCodec.decode(bytes, options: options, target: target)
+            case .PNG: return try PNGCodec.decode(bytes, options: options, target: target)
+            case .GIF: return try GIFDecoder.decode(data, options: options, target: target)
+            case .WebP: return try WebPCodec.decode(bytes, options: options, target: target)
+            case .TIFF: return try TIFFCodec.decode(bytes, options: options, target: target)
+            case .BMP: return try BMPDecoder.decode(bytes, options: options, target: target)
+            case .ICO: return try ICODecoder.decode(bytes, options: options, target: target)
+            case .HEIC: return try HEIFCodec.decode(bytes, options: options, target: target)
+            case .AVIF: return try AVIFCodec.decode(bytes, options: options, target: target)
+            case .JXL: return try JXLCodec.decode(bytes, options: options, target: target)
             case .unknown: throw ImageCodingError.unknownFormat(description: describeContent(data))
             }
         }
@@ -47,7 +55,7 @@ package enum ImageDecoder {
         return KingfisherImage(
             width: decoded.width, height: decoded.height, firstFrame: decoded.frames[0], source: frames,
             scale: options.scale, loopCount: decoded.loopCount, format: format,
-            originalData: maxPixelSize == nil ? data : nil,
+            originalData: (target?.keepsOriginalData ?? true) ? data : nil,
             hasAlpha: decoded.hasAlpha, exifOrientation: decoded.orientation.rawValue, colorProfile: colorProfile)
     }
 
@@ -95,7 +103,7 @@ extension KingfisherImage {
     public static func downsampled(
         data: Data, maxPixelSize: Int, options: ImageCreatingOptions = ImageCreatingOptions()
     ) throws -> KingfisherImage {
-        try ImageDecoder.decode(data, options: options, maxPixelSize: max(1, maxPixelSize))
+        try ImageDecoder.decode(data, options: options, target: .longestSide(max(1, maxPixelSize)))
     }
 }
 
@@ -112,6 +120,6 @@ extension KingfisherWrapper where Base: KingfisherImage {
     /// image's scale is `scale`. Returns `nil` when the data cannot be decoded.
     public static func downsampledImage(data: Data, to pointSize: CGSize, scale: CGFloat) -> KFCrossPlatformImage? {
         let maxPixelSize = (max(pointSize.width, pointSize.height) * scale).pixelLength(.up)
-        return try? ImageDecoder.decode(data, options: ImageCreatingOptions(scale: scale), maxPixelSize: maxPixelSize)
+        return try? ImageDecoder.decode(data, options: ImageCreatingOptions(scale: scale), target: .longestSide(maxPixelSize))
     }
 }

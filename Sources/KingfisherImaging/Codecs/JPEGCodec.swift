@@ -8,9 +8,10 @@ enum JPEGCodec {
 
     // MARK: Decoding
 
-    /// Decodes `bytes`. With `maxPixelSize`, decodes straight to the smallest DCT scale (1/8 … 1)
-    /// that still covers the fitted target, then resamples exactly to it: no full-size buffer.
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+    /// Decodes `bytes`. With a target, decodes straight to the smallest DCT scale (1/8 … 1)
+    /// that still covers it, then resamples exactly to it: no full-size buffer.
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
+                       target decodingTarget: DecodingTarget?) throws -> DecodedImage {
         guard let handle = tjInitDecompress() else {
             throw ImageCodingError.corruptedData(format: format, detail: "TurboJPEG could not start")
         }
@@ -24,11 +25,8 @@ enum JPEGCodec {
         try limits.check(width: Int(width), height: Int(height))
 
         let metadata = JPEGMetadata(jpeg: bytes, maxEXIFByteCount: limits.maxEXIFByteCount)
-        var target = (width: Int(width), height: Int(height))
-        if let maxPixelSize {
-            target = DownsamplingTarget.fit(storedWidth: target.width, height: target.height,
-                                            orientation: metadata.orientation, maxPixelSize: maxPixelSize)
-        }
+        let target = decodingTarget?.fit(storedWidth: Int(width), height: Int(height), orientation: metadata.orientation)
+            ?? (width: Int(width), height: Int(height))
         let factor = scalingFactor(width: Int(width), height: Int(height), covering: target)
         let scaledWidth = scaled(Int(width), by: factor), scaledHeight = scaled(Int(height), by: factor)
 

@@ -9,7 +9,7 @@ enum JXLCodec {
     private static let format = ImageFileFormat.JXL
     private static let success = JXL_DEC_SUCCESS
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
         guard let decoder = JxlDecoderCreate(nil) else { throw corrupted("libjxl could not start") }
         defer { JxlDecoderDestroy(decoder) }
         let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FULL_IMAGE.rawValue
@@ -54,9 +54,8 @@ enum JXLCodec {
         var image = DecodedImage(width: width, height: height, frames: [ImageFrame(pixels: pixels)],
                                  hasAlpha: info.alpha_bits > 0)
         image.colorSpace = colorSpace
-        if let maxPixelSize {
-            let target = DownsamplingTarget.fit(width: width, height: height, maxPixelSize: maxPixelSize)
-            image.resample(to: target.width, target.height)
+        if let size = target?.fit(width: width, height: height) {
+            image.resample(to: size.width, size.height)
         }
         return image
     }

@@ -23,14 +23,13 @@ struct OnDemandAnimation {
 }
 
 extension OnDemandAnimation {
-    /// How a `width` x `height` canvas frame becomes an output frame: reduced to fit
-    /// `maxPixelSize` (Lanczos-3), then turned upright; and the output frame's size.
+    /// How a `width` x `height` canvas frame becomes an output frame: reduced to
+    /// `decodingTarget`'s size (Lanczos-3), then turned upright; and the output frame's size.
     static func finishing(
-        width: Int, height: Int, maxPixelSize: Int?, orientation: ImageOrientation, hasAlpha: Bool
+        width: Int, height: Int, target decodingTarget: DecodingTarget?, orientation: ImageOrientation, hasAlpha: Bool
     ) -> (finish: @Sendable ([UInt8]) -> [UInt8], width: Int, height: Int) {
-        let target: (width: Int, height: Int) = maxPixelSize.map {
-            DownsamplingTarget.fit(width: width, height: height, maxPixelSize: $0)
-        } ?? (width, height)
+        let target = decodingTarget?.fit(storedWidth: width, height: height, orientation: orientation)
+            ?? (width: width, height: height)
         let finish: @Sendable ([UInt8]) -> [UInt8] = { canvas in
             let reduced = target == (width, height) ? canvas
                 : Resampler.resize(canvas, width: width, height: height, to: target.width, target.height, hasAlpha: hasAlpha)
@@ -44,14 +43,14 @@ extension OnDemandAnimation {
     /// limit) or when there is only one, else the first frame now and the rest on demand.
     static func decodedImage(
         canvasWidth: Int, canvasHeight: Int, durations: [TimeInterval], loopCount: Int, hasAlpha: Bool,
-        orientation: ImageOrientation, maxPixelSize: Int?, preloadAll: Bool, limits: DecodingLimits,
+        orientation: ImageOrientation, target: DecodingTarget?, preloadAll: Bool, limits: DecodingLimits,
         makeReader: @escaping @Sendable () throws -> any AnimationFrameReader
     ) throws -> DecodedImage {
         let onDemand = durations.count > 1 && !preloadAll
         if !onDemand {
             try limits.checkHeldBytes(width: canvasWidth, height: canvasHeight, frameCount: durations.count)
         }
-        let (finish, width, height) = finishing(width: canvasWidth, height: canvasHeight, maxPixelSize: maxPixelSize,
+        let (finish, width, height) = finishing(width: canvasWidth, height: canvasHeight, target: target,
                                                 orientation: orientation, hasAlpha: hasAlpha)
         let reader = try makeReader()
         var frames: [ImageFrame] = []

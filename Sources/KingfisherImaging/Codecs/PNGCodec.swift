@@ -20,15 +20,15 @@ enum PNGCodec {
 
     /// Decodes `bytes`. Common PNGs up to ``PNGDirectDecoder/maxInflatedSize`` inflated go through
     /// ``PNGDirectDecoder`` (libdeflate, holding the inflated rows); the rest, and any file that
-    /// decoder declines, through libspng, which streams. With `maxPixelSize`, rows go through a
+    /// decoder declines, through libspng, which streams. With a target, rows go through a
     /// ``BoxReducer`` (PNG cannot be decoded at a reduced scale, but the RGBA result need not be
     /// held at full size: an interlaced image is the exception) and a Lanczos pass makes the
     /// final size.
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
         let limit = DecodingLimits(options, format: format)
         var image = !options.onlyFirstFrame && APNGAnimation.isAnimated(bytes)
-            ? try decodeAnimation(bytes, options: options, limit: limit, maxPixelSize: maxPixelSize)
-            : try decodeStill(bytes, limit: limit, maxPixelSize: maxPixelSize)
+            ? try decodeAnimation(bytes, options: options, limit: limit, target: target)
+            : try decodeStill(bytes, limit: limit, target: target)
         image.colorSpace = PNGColorChunks.colorSpace(of: bytes)
         return image
     }
@@ -36,31 +36,33 @@ enum PNGCodec {
     /// An APNG: its frame table now, the first frame decoded now and the rest on demand unless
     /// `preloadAll` asks for all of them.
     private static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
-                                        limit: DecodingLimits, maxPixelSize: Int?) throws -> DecodedImage {
+                                        limit: DecodingLimits, target: DecodingTarget?) throws -> DecodedImage {
         let animation = try APNGAnimation(bytes, limits: limit)
         let orientation = PNGChunkLayout(bytes)?.exif.map { EXIFReader.orientation(tiff: $0, maxByteCount: limit.maxEXIFByteCount) } ?? .up
         let data = Data(bytes)
         return try OnDemandAnimation.decodedImage(
             canvasWidth: animation.width, canvasHeight: animation.height, durations: animation.frames.map(\.duration),
-            loopCount: animation.playCount, hasAlpha: true, orientation: orientation, maxPixelSize: maxPixelSize,
+            loopCount: animation.playCount, hasAlpha: true, orientation: orientation, target: target,
             preloadAll: options.preloadAll, limits: limit) { APNGFrameReader(data: data, animation: animation, limits: limit) }
     }
 
-    static func decodeStill(_ bytes: UnsafeRawBufferPointer, limit: DecodingLimits, maxPixelSize: Int?) throws -> DecodedImage {
+    static func decodeStill(_ bytes: UnsafeRawBufferPointer, limit: DecodingLimits, target: DecodingTarget?) throws -> DecodedImage {
         if let layout = PNGChunkLayout(bytes), let decoder = PNGDirectDecoder(layout) {
             try limit.check(width: decoder.width, height: decoder.height)
-            if var image = try decodeDirectly(decoder, maxPixelSize: maxPixelSize) {
-                image.applyOrientation(layout.exif.map { EXIFReader.orientation(tiff: $0, maxByteCount: limit.maxEXIFByteCount) } ?? .up)
+            let orientation = layout.exif.map { EXIFReader.orientation(tiff: $0, maxByteCount: limit.maxEXIFByteCount) } ?? .up
+            let size = target?.fit(storedWidth: decoder.width, height: decoder.height, orientation: orientation)
+            if var image = try decodeDirectly(decoder, target: size) {
+                image.applyOrientation(orientation)
                 return image
             }
         }
-        return try decodeWithLibspng(bytes, limit: limit, maxPixelSize: maxPixelSize)
+        return try decodeWithLibspng(bytes, limit: limit, target: target)
     }
 
-    private static func decodeDirectly(_ decoder: PNGDirectDecoder, maxPixelSize: Int?) throws -> DecodedImage? {
+    private static func decodeDirectly(_ decoder: PNGDirectDecoder, target: (width: Int, height: Int)?) throws -> DecodedImage? {
         let width = decoder.width
         return try assemble(
-            width: width, height: decoder.height, hasAlpha: decoder.hasAlpha, maxPixelSize: maxPixelSize,
+            width: width, height: decoder.height, hasAlpha: decoder.hasAlpha, target: target,
             reducerRowChannels: decoder.hasAlpha ? 4 : decoder.channels,
             reduce: { reducer in
                 // Opaque grey or RGB rows go to the reducer as they are.
@@ -77,7 +79,7 @@ enum PNGCodec {
 
     /// The libspng path alone (tests compare it with ``PNGDirectDecoder``'s).
     static func decodeWithLibspng(_ bytes: UnsafeRawBufferPointer, limit: DecodingLimits,
-                                  maxPixelSize: Int?) throws -> DecodedImage {
+                                  target decodingTarget: DecodingTarget?) throws -> DecodedImage {
         // zlib's Adler-32 stays checked: libspng stops reading the last IDAT chunk once the
         // image is complete, so that chunk's CRC is never compared.
         guard let ctx = spng_ctx_new(0) else {
@@ -108,27 +110,35 @@ enum PNGCodec {
             try decodeRows(ctx, format: fmt, rowBytes: width * 4) { reducer.add(row: $0) }
             return true
         }
+        // libspng finds an eXIf chunk before the image data now, one after it only once decoded.
+        let orientationBefore = exifOrientation(ctx, maxByteCount: limit.maxEXIFByteCount)
+        let target = decodingTarget?.fit(storedWidth: width, height: height, orientation: orientationBefore)
         var failure: Int32 = 0
-        var image = try assemble(
-            width: width, height: height, hasAlpha: hasAlpha, maxPixelSize: maxPixelSize, reduce: reduce,
+        let assembled = try assemble(
+            width: width, height: height, hasAlpha: hasAlpha, target: target, reduce: reduce,
             decodeWhole: { pixels in
                 failure = spng_decode_image(ctx, pixels, size, fmt, Int32(SPNG_DECODE_TRNS.rawValue))
                 return failure == 0
             })
-        guard image != nil else { throw error(failure) }
-        image!.applyOrientation(exifOrientation(ctx, maxByteCount: limit.maxEXIFByteCount))
-        return image!
+        guard var image = assembled else { throw error(failure) }
+        let orientation = exifOrientation(ctx, maxByteCount: limit.maxEXIFByteCount)
+        if orientation != orientationBefore, let decodingTarget {
+            // The target was fitted to the wrong upright shape: fit the one the file has.
+            let size = decodingTarget.fit(storedWidth: width, height: height, orientation: orientation)
+            image.resample(to: size.width, size.height)
+        }
+        image.applyOrientation(orientation)
+        return image
     }
 
-    /// Makes the decoded image, at most `maxPixelSize` on its longer side: rows go through a
+    /// Makes the decoded image, at `target`'s size when given: rows go through a
     /// ``BoxReducer`` taking rows of `reducerRowChannels` bytes per pixel (by `reduce`, when
     /// given) if that shrinks the image at least twofold, else
     /// `decodeWhole` fills full-size RGBA8 pixels; then a Lanczos pass gives the exact size.
     /// `nil` when `reduce` or `decodeWhole` returns `false`.
-    private static func assemble(width: Int, height: Int, hasAlpha: Bool, maxPixelSize: Int?,
+    private static func assemble(width: Int, height: Int, hasAlpha: Bool, target: (width: Int, height: Int)?,
                                  reducerRowChannels: Int = 4, reduce: ((inout BoxReducer) throws -> Bool)?,
                                  decodeWhole: (UnsafeMutablePointer<UInt8>) throws -> Bool) throws -> DecodedImage? {
-        let target = maxPixelSize.map { DownsamplingTarget.fit(width: width, height: height, maxPixelSize: $0) }
         let factor = target.map { BoxReducer.factor(width: width, height: height, target: $0) } ?? 1
         var image: DecodedImage
         if factor > 1, let reduce {

@@ -16,7 +16,7 @@ enum TIFFCodec {
         .corruptedData(format: format, detail: detail)
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
         let limits = DecodingLimits(options, format: format)
         // Enough for any buffer libtiff needs for an image within the pixel limit (a strip of
         // 16-bit RGBA) or for a block of the file, and no more: hostile tags cannot make it
@@ -45,10 +45,8 @@ enum TIFFCodec {
                 try readSamples(tiff, layout: $0, width: Int(width), height: Int(height), limits: limits, failure: failure)
             } ?? readRGBA(tiff, width: Int(width), height: Int(height), failure: failure)
             image.colorSpace = colorSpace(tiff)
-            if let maxPixelSize {
-                let target = DownsamplingTarget.fit(storedWidth: image.width, height: image.height,
-                                                    orientation: orientation, maxPixelSize: maxPixelSize)
-                image.resample(to: target.width, target.height)
+            if let size = target?.fit(storedWidth: image.width, height: image.height, orientation: orientation) {
+                image.resample(to: size.width, size.height)
             }
             image.applyOrientation(orientation)
             return image

@@ -34,7 +34,7 @@ enum WebPCodec {
         return corrupted(detail)
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, maxPixelSize: Int?) throws -> DecodedImage {
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
         let input = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var features = WebPBitstreamFeatures()
         let status = WebPGetFeatures(input, bytes.count, &features)
@@ -45,10 +45,10 @@ enum WebPCodec {
         var image: DecodedImage
         if features.has_animation != 0 {
             image = try decodeAnimation(bytes, features: features, orientation: orientation, options: options,
-                                        maxPixelSize: maxPixelSize)
+                                        target: target)
         } else {
             image = try decodeStill(bytes, features: features, orientation: orientation, options: options,
-                                    maxPixelSize: maxPixelSize)
+                                    target: target)
             image.applyOrientation(orientation)
         }
         if let profile = metadataChunk(bytes, "ICCP", flag: 0x20, { Data($0) }) { image.colorSpace = .icc(profile) }
@@ -57,7 +57,7 @@ enum WebPCodec {
 
     private static func decodeStill(
         _ bytes: UnsafeRawBufferPointer, features: WebPBitstreamFeatures, orientation: ImageOrientation,
-        options: ImageCreatingOptions, maxPixelSize: Int?
+        options: ImageCreatingOptions, target decodingTarget: DecodingTarget?
     ) throws -> DecodedImage {
         let width = Int(features.width), height = Int(features.height)
         try DecodingLimits(options, format: format).check(width: width, height: height)
@@ -65,15 +65,12 @@ enum WebPCodec {
         guard WebPInitDecoderConfig(&config) != 0 else { throw corrupted("libwebp version mismatch") }
         // Lossy frames filter in a second thread while the next rows decode (as libvips asks).
         config.options.use_threads = 1
-        var target = (width: width, height: height)
-        if let maxPixelSize {
-            target = DownsamplingTarget.fit(storedWidth: width, height: height, orientation: orientation,
-                                            maxPixelSize: maxPixelSize)
-            if target != (width, height) {
-                config.options.use_scaling = 1
-                config.options.scaled_width = Int32(target.width)
-                config.options.scaled_height = Int32(target.height)
-            }
+        let target = decodingTarget?.fit(storedWidth: width, height: height, orientation: orientation)
+            ?? (width: width, height: height)
+        if target != (width, height) {
+            config.options.use_scaling = 1
+            config.options.scaled_width = Int32(target.width)
+            config.options.scaled_height = Int32(target.height)
         }
         let size = target.width * target.height * 4
         var status = VP8_STATUS_OK
@@ -95,7 +92,7 @@ enum WebPCodec {
     /// decoded now and the rest on demand unless `preloadAll` asks for all of them.
     private static func decodeAnimation(
         _ bytes: UnsafeRawBufferPointer, features: WebPBitstreamFeatures, orientation: ImageOrientation,
-        options: ImageCreatingOptions, maxPixelSize: Int?
+        options: ImageCreatingOptions, target: DecodingTarget?
     ) throws -> DecodedImage {
         // libwebp allocates the whole canvas when the decoder is made: check its size (from the
         // VP8X header) first.
@@ -108,7 +105,7 @@ enum WebPCodec {
         let data = Data(bytes)
         return try OnDemandAnimation.decodedImage(
             canvasWidth: width, canvasHeight: height, durations: frames, loopCount: loopCount, hasAlpha: true,
-            orientation: orientation, maxPixelSize: maxPixelSize, preloadAll: options.preloadAll,
+            orientation: orientation, target: target, preloadAll: options.preloadAll,
             limits: limits) { try WebPFrameReader(data: data) }
     }
 

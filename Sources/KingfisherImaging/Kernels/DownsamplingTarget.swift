@@ -8,13 +8,4 @@ enum DownsamplingTarget {
         let ratio = Double(maxPixelSize) / Double(longest)
         return (max(1, Int((Double(width) * ratio).rounded())), max(1, Int((Double(height) * ratio).rounded())))
     }
-
-    /// The target for pixels stored `width` x `height` with `orientation`, in stored orientation:
-    /// the upright image is what must fit `maxPixelSize`.
-    static func fit(storedWidth width: Int, height: Int, orientation: ImageOrientation,
-                    maxPixelSize: Int) -> (width: Int, height: Int) {
-        guard orientation.swapsDimensions else { return fit(width: width, height: height, maxPixelSize: maxPixelSize) }
-        let upright = fit(width: height, height: width, maxPixelSize: maxPixelSize)
-        return (upright.height, upright.width)
-    }
 }

@@ -1,8 +1,11 @@
 import Foundation
 
 /// Resizes images to a reference size in points (times ``ImageProcessingContext/scaleFactor`` in pixels) with a
-/// content mode, by Lanczos-3 resampling. For data, prefer ``DownsamplingImageProcessor``, which
-/// never decodes at full size. A result over the pixel limit throws ``ImageProcessingError/outputTooLarge(processor:width:height:frameCount:limit:)``.
+/// content mode, by Lanczos-3 resampling. Data is decoded straight to the output size at the
+/// smallest reduced scale that covers it (JPEG DCT scaling, WebP's scaled decode; see
+/// ``KingfisherImage/downsampled(data:maxPixelSize:options:)``), so shrinking a large image never
+/// holds it at full size; an output larger than the source is decoded at full size and enlarged.
+/// A result over the pixel limit throws ``ImageProcessingError/outputTooLarge(processor:width:height:frameCount:limit:)``.
 public struct ResizingImageProcessor: ImageProcessing {
     /// `com.onevcat.Kingfisher.ResizingImageProcessor(<size>)`, with `, <mode>` unless `.none`.
     public let identifier: String
@@ -20,12 +23,34 @@ public struct ResizingImageProcessor: ImageProcessing {
             : "com.onevcat.Kingfisher.ResizingImageProcessor(\(referenceSize.identifierDescription), \(mode))"
     }
 
-    /// Processes `item` as the type describes; a `.data` item is decoded first.
+    /// Processes `item` as the type describes; a `.data` item is decoded straight to the output
+    /// size when that is smaller than the image.
     public func process(_ item: ImageProcessItem, in context: ImageProcessingContext) throws -> KingfisherImage {
-        try processDecodingData(item, in: context) { image in
-            let target = image.kf.size.kf.resize(to: referenceSize, for: targetContentMode)
-            try checkOutput(image.pixelSize(of: target), frames: image.heldFrameCount, in: context)
-            return image.kf.resize(to: target)
+        guard case .data(let data) = item else {
+            return try processDecodingData(item, in: context) { try resize($0, in: context) }
         }
+        let scale = context.scaleFactor
+        let target = DecodingTarget.output { outputSize(width: $0, height: $1, scale: scale) }
+        let image = try ImageDecoder.decode(data, options: context.imageCreatingOptions, target: target)
+        // Not reduced: the image is the whole source, to be resized as any image is. Reduced: its
+        // size is the output size worked out from the source's, which the image's own rounded
+        // size might not give again.
+        guard target.reduces else { return try resize(image, in: context) }
+        try checkOutput((image.pixelWidth, image.pixelHeight), frames: image.heldFrameCount, in: context)
+        return image
+    }
+
+    private func resize(_ image: KingfisherImage, in context: ImageProcessingContext) throws -> KingfisherImage {
+        let size = outputSize(width: image.pixelWidth, height: image.pixelHeight, scale: image.scale)
+        try checkOutput(size, frames: image.heldFrameCount, in: context)
+        return image.resampled(toWidth: size.width, height: size.height)
+    }
+
+    /// The pixel size this processor makes of an upright `width` x `height` image at `scale`:
+    /// the reference size fitted as the content mode says, in points, times the scale.
+    private func outputSize(width: Int, height: Int, scale: CGFloat) -> (width: Int, height: Int) {
+        let points = CGSize(width: CGFloat(width) / scale, height: CGFloat(height) / scale)
+        let target = points.kf.resize(to: referenceSize, for: targetContentMode)
+        return ((target.width * scale).pixelLength(), (target.height * scale).pixelLength())
     }
 }

@@ -10,7 +10,8 @@ enum PixelBuffer {
         count: Int,
         _ fill: (UnsafeMutablePointer<UInt8>) throws -> Void
     ) rethrows -> [UInt8] {
-        try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        PixelAllocationRecord.current?.note(count)
+        return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             initialized = 0
             try fill(buffer.baseAddress!)
             initialized = count

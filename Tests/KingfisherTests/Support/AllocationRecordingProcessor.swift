@@ -1,0 +1,30 @@
+import Foundation
+@testable import Kingfisher
+@testable import KingfisherImaging
+
+/// Runs another processor and records, for each run, whether it was given data or an image and
+/// the largest pixel buffer it allocated: what a test needs to see that a manager let the
+/// processor decode at a reduced scale, on whatever queue the manager ran it.
+final class AllocationRecordingProcessor: ImageProcessor, ImageProcessing {
+    struct Run: Sendable {
+        var wasData: Bool
+        var largestByteCount: Int
+    }
+
+    let inner: any ImageProcessing
+    private let recorded = Locked<[Run]>([])
+
+    init(_ inner: any ImageProcessing) { self.inner = inner }
+
+    var identifier: String { inner.identifier }
+
+    /// Every run so far, in order.
+    var runs: [Run] { recorded.withLock { $0 } }
+
+    func process(_ item: ImageProcessItem, in context: ImageProcessingContext) throws -> KingfisherImage {
+        let (image, largest) = try PixelAllocationRecord.recording { try inner.process(item, in: context) }
+        let wasData = if case .data = item { true } else { false }
+        recorded.withLock { $0.append(Run(wasData: wasData, largestByteCount: largest)) }
+        return image
+    }
+}
