@@ -68,9 +68,10 @@ import Testing
             configuration.queueLimit = 1
             configuration.retryAfter = 7
             try await withImageService(configuration) { service in
-                // Each request holds its slot about a second while its source trickles in.
+                // Each request holds its slot about 3 s while its source trickles in: long enough
+                // that the first is still working when the third arrives, even on a loaded machine.
                 @Sendable func slow(_ n: Int) -> String {
-                    service.path(origin.url("/slow/photo_baseline_420.jpg?chunk=512&interval=50&n=\(n)"), "resize(\(10 + n)x10)")
+                    service.path(origin.url("/slow/photo_baseline_420.jpg?chunk=512&interval=150&n=\(n)"), "resize(\(10 + n)x10)")
                 }
                 async let first = service.get(slow(1))
                 try await origin.wait { $0.requests["/slow/photo_baseline_420.jpg"] == 1 }
