@@ -26,7 +26,7 @@ public struct ImageServer: Service {
     public init(configuration: ImageServerConfiguration, logger: Logger,
                 onListening: @escaping @Sendable (Int) async -> Void = { _ in }) throws {
         self.configuration = configuration
-        let service = try ImageService(configuration: configuration, metrics: ServiceMetrics())
+        let service = try ImageService(configuration: configuration, metrics: ServiceMetrics(), logger: logger)
         let responder = ImageServiceResponder(service: service, logger: logger)
         application = Application(
             responder: responder,

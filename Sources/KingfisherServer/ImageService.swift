@@ -27,6 +27,7 @@ final class ImageService: Sendable {
     private let flights = SingleFlight<String, (ServedImage, ServiceMetrics.ResultLevel)>()
     private let negotiable: [OutputFormat]
     private let downloadEvents: DownloadEvents
+    private let logger: Logger
 
     /// What an image request was answered with.
     struct Answer {
@@ -35,10 +36,11 @@ final class ImageService: Sendable {
         var level: ServiceMetrics.ResultLevel
     }
 
-    init(configuration: ImageServerConfiguration, metrics: ServiceMetrics) throws {
+    init(configuration: ImageServerConfiguration, metrics: ServiceMetrics, logger: Logger) throws {
         try configuration.validate()
         self.configuration = configuration
         self.metrics = metrics
+        self.logger = logger
         signer = configuration.key.flatMap { $0.isEmpty ? nil : URLSigner(key: $0) }
         policy = SourcePolicy(allowedPrefixes: configuration.allowedSources,
                               allowsPrivateNetworks: configuration.allowPrivateNetworks,
@@ -79,7 +81,11 @@ final class ImageService: Sendable {
             metrics.queueDepth.set(Int64(waiting))
             metrics.busySlots.set(Int64(busy))
         }
-        negotiable = configuration.negotiatedFormats.compactMap { OutputFormat(fileExtension: $0) }
+        // Only formats this build can write: libavif may come without an AV1 encoder.
+        negotiable = configuration.negotiatedFormats.compactMap { OutputFormat(fileExtension: $0) }.filter(\.canEncode)
+        for format in configuration.negotiatedFormats.compactMap({ OutputFormat(fileExtension: $0) }) where !format.canEncode {
+            logger.warning("\(format.rawValue) is not offered to Accept: this build cannot encode it")
+        }
     }
 
     /// The answer for an image URL's path, or the error to answer with.
@@ -164,7 +170,12 @@ final class ImageService: Sendable {
                                retryAfter: configuration.retryAfter)
         }
         resultMemory.store(value: made.0, forKey: key)
-        try? resultDisk.store(value: made.0, forKey: key)
+        do {
+            try resultDisk.store(value: made.0, forKey: key)
+        } catch {
+            // Served from memory all the same; the disk cache may be full or unwritable.
+            logger.warning("cannot keep the result of \(source.absoluteString.prefix(300)) on disk: \(error)")
+        }
         return made
     }
 

@@ -50,6 +50,14 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable {
         }
     }
 
+    /// Whether this build can write the format: a 2x2 image is encoded once, the first time.
+    var canEncode: Bool { Self.encodable.contains(self) }
+
+    private static let encodable: Set<OutputFormat> = {
+        let probe = KingfisherImage(width: 2, height: 2, pixels: Array(repeating: 128, count: 16))
+        return Set(allCases.filter { (try? probe.encoded(as: $0.fileFormat)) != nil })
+    }()
+
     /// The `Content-Type` of the output.
     public var mimeType: String { fileFormat.mimeType ?? "application/octet-stream" }
 }
