@@ -12,12 +12,14 @@ struct ImageServiceResponder: HTTPResponder {
     let service: ImageService
     let logger: Logger
     private let playground: ByteBuffer
+    private let playgroundPolicy: String
 
     init(service: ImageService, logger: Logger) {
         self.service = service
         self.logger = logger
-        playground = ByteBuffer(string: PlaygroundPage.html(name: service.configuration.name,
-                                                            allowsUnsigned: service.configuration.allowUnsigned))
+        let page = PlaygroundPage.html(name: service.configuration.name, allowsUnsigned: service.configuration.allowUnsigned)
+        playground = ByteBuffer(string: page.html)
+        playgroundPolicy = page.contentSecurityPolicy
     }
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -29,6 +31,9 @@ struct ImageServiceResponder: HTTPResponder {
         } catch {
             response = Self.errorResponse(error)
         }
+        // Browsers must take every answer for what its Content-Type says (an error's text is
+        // never sniffed into HTML).
+        response.headers[.xContentTypeOptions] = "nosniff"
         let bodyBytes = request.method == .head ? 0 : response.body.contentLength ?? 0
         let duration = ContinuousClock.now - start
         service.metrics.recordResponse(status: response.status.code, duration: duration, bodyBytes: bodyBytes)
@@ -54,6 +59,8 @@ struct ImageServiceResponder: HTTPResponder {
             var headers = HTTPFields()
             headers[.contentType] = "text/html; charset=utf-8"
             headers[.cacheControl] = "no-cache"
+            headers[.contentSecurityPolicy] = playgroundPolicy
+            headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
             return (Response(status: .ok, headers: headers, body: .init(byteBuffer: playground)), nil)
         case "/healthz":
             return (Self.text(.ok, "ok"), nil)
