@@ -46,10 +46,12 @@ extension ServiceError {
         case .responseError(reason: .tooManyRedirects(_, let limit)):
             return ServiceError(.badGateway, "the source \(url) took more than \(limit) redirects")
         case .responseError(reason: .URLSessionError(let underlying)):
-            if let urlError = underlying as? URLError, urlError.code == .timedOut {
-                return ServiceError(.gatewayTimeout, "fetching \(url) timed out: \(error.description)")
-            }
-            return ServiceError(.badGateway, "fetching \(url) failed: \(error.description)")
+            // The transport's own line says what happened ("timed out after 10 s, with no
+            // response: …", "connection refused"); the URL is named once, here.
+            let urlError = underlying as? URLError
+            let detail = urlError?.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(underlying)"
+            let status: HTTPResponse.Status = urlError?.code == .timedOut ? .gatewayTimeout : .badGateway
+            return ServiceError(status, "fetching \(url): \(detail)")
         case .imageCodingError(let reason):
             if let overLimits = overLimits(reason, url) { return overLimits }
             switch reason {
