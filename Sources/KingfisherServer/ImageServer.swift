@@ -38,8 +38,15 @@ public struct ImageServer: Service {
     }
 
     /// Serves until the task is cancelled or a graceful shutdown is triggered.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the address when it cannot listen there (in use,
+    ///   not an address of this machine, a port it may not bind).
     public func run() async throws {
-        try await application.run()
+        do {
+            try await application.run()
+        } catch let error as IOError {
+            throw ConfigurationError(description: "cannot listen on \(configuration.host):\(configuration.port): \(String(cString: strerror(error.errnoCode)))")
+        }
     }
 
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully.

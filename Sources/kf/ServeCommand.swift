@@ -108,6 +108,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do {
             try await server.runUntilSignalled(logger: logger)
+        } catch let error as ConfigurationError {
+            exitWithError("\(error)", status: ExitStatus.unavailable)
         } catch {
             exitWithError("the service stopped: \(error)", status: ExitStatus.unavailable)
         }

@@ -52,6 +52,16 @@ import Testing
         #expect(run.stderr == "kf: error: either a signing key (--key) or --allow-unsigned is required\n")
     }
 
+    @Test func serveSaysWhenItsPortIsTaken() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                let run = try await ProcessRun.kf("serve", "--port", "\(service.port)", "--allow-unsigned", "--directory", directory.path)
+                #expect(run.status == 69)
+                #expect(run.stderr == "kf: error: cannot listen on 127.0.0.1:\(service.port): Address already in use\n")
+            }
+        }
+    }
+
     @Test func serveReportsABadConfigFile() async throws {
         try await withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("serve.json")
