@@ -26,16 +26,18 @@ JPEG_QUALITY = 90
 WEBP_QUALITY = 80
 
 
-def make_pixels() -> np.ndarray:
+def make_pixels(width: int = WIDTH, height: int = HEIGHT) -> np.ndarray:
+    """The photo-like pixels at `width` x `height` (any aspect ratio: the sample is centre-cropped
+    to it before the upscale)."""
     src = data.coffee()  # (400, 600, 3) uint8
     h, w = src.shape[:2]
-    # Centre-crop to 4:3 so the upscale keeps the aspect ratio.
-    crop_w = min(w, h * WIDTH // HEIGHT)
-    crop_h = min(h, crop_w * HEIGHT // WIDTH)
+    # Centre-crop to the target's aspect ratio so the upscale keeps it.
+    crop_w = min(w, h * width // height)
+    crop_h = min(h, crop_w * height // width)
     x0 = (w - crop_w) // 2
     y0 = (h - crop_h) // 2
     img = Image.fromarray(src[y0:y0 + crop_h, x0:x0 + crop_w])
-    img = img.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
+    img = img.resize((width, height), Image.Resampling.LANCZOS)
     pixels = np.asarray(img, dtype=np.float32)
     rng = np.random.default_rng(SEED)
     pixels += rng.normal(0.0, NOISE_SIGMA, size=pixels.shape).astype(np.float32)

@@ -3,7 +3,8 @@
 
 Called by Benchmarks/run.sh after it has built kf, kf-bench and bare_decode and generated
 the inputs (WORK/photo_4000x3000.{jpg,png,webp}). Writes WORK/photo_1000x1000.png (centre crop of
-the PNG) for the blur scenario, so kf-bench and Pillow read the same file.
+the PNG) for the blur scenario, so kf-bench and Pillow read the same file, and (through
+serve_vs_thumbor.py) WORK/photo_1200x800.jpg for the `kf serve` against thumbor rows.
 """
 
 import argparse
@@ -21,6 +22,7 @@ import PIL
 from PIL import Image
 
 import resize_quality
+import serve_vs_thumbor
 
 
 def hyperfine(commands, work, runs=20, prepare=None, warmup=3):
@@ -180,6 +182,7 @@ def main():
     parser.add_argument("--bare", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--output", required=True)
+    parser.add_argument("--thumbor", help="thumbor's executable (default: .build/thumbor-venv, then PATH)")
     args = parser.parse_args()
     kf = os.path.join(args.bin, "kf")
     bench = os.path.join(args.bin, "kf-bench")
@@ -322,12 +325,17 @@ def main():
              cache["disk_hit_us"], "µs", 1000)
     absolute("cache store (memory + atomic disk write), 400 px JPEG", cache["store_per_second"], "stores/s")
 
+    print("kf serve against thumbor (wrk, nginx origin, pinned CPUs)...", flush=True)
+    serve = serve_vs_thumbor.measure(args.bin, args.work, args.thumbor)
+    rows.extend(serve_vs_thumbor.rows(serve))
+
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "# Benchmarks",
         "",
         f"Measured {now} at commit {source_commit()} by `Benchmarks/run.sh` on {os.cpu_count()} cores ({cpu_model()}).",
         f"Peers in the same run: {tool_version(['vips', '--version'])}, Pillow {PIL.__version__}, "
+        f"thumbor {serve['thumbor_version']}, "
         f"bare TurboJPEG from libjpeg-turbo {tool_version(['pkg-config', '--modversion', 'libturbojpeg'])}.",
         "Inputs: a photo-like 4000x3000 image generated at run time by `Benchmarks/make_inputs.py`, as JPEG "
         "(quality 90, 4:2:0), PNG and lossy WebP.",
@@ -356,6 +364,8 @@ def main():
         "rows are hyperfine means over 15 runs; there the ~6 ms it takes to start (Swift and Foundation are linked "
         "statically; FoundationNetworking still loads libcurl and ~30 libraries) dominates. `kf-bench ahc` is AsyncHTTPClient alone "
         "with the same concurrency, the floor under the downloader.",
+        "",
+        *serve_vs_thumbor.paragraph(serve),
         "",
         "Resize quality: PSNR (RGB) of `kf process --processor 'resize(WxH)'` against Pillow's "
         "`resize((W, H), LANCZOS)` on the same PNG (`Benchmarks/resize_quality.py`):",
