@@ -25,6 +25,7 @@ final class ImageService: Sendable {
     let resultDisk: DiskStorage.Backend<ServedImage>
     let slots: WorkSlots
     private let flights = SingleFlight<String, (ServedImage, ServiceMetrics.ResultLevel)>()
+    private let parsedRequests = ParsedRequests()
     private let negotiable: [OutputFormat]
     private let downloadEvents: DownloadEvents
     private let logger: Logger
@@ -97,6 +98,30 @@ final class ImageService: Sendable {
             throw ServiceError(.notFound, "\(error.description)")
         }
         try checkSignature(of: target)
+        let request = try parsedRequests.request(for: target.signedPart) { () throws(ServiceError) in try parse(target) }
+        let source = request.source, processor = request.processor
+        let choice = FormatChoice.resolve(extensionFormat: request.format, accept: accept, negotiable: negotiable)
+        let key = request.keyStem + choice.keyComponent
+        if let cached = resultMemory.value(forKey: key) {
+            metrics.recordResult(from: .memory)
+            return Answer(image: cached, choice: choice, level: .memory)
+        }
+        do {
+            let (found, _) = try await flights.value(for: key) { [self] in
+                try await produce(key: key, source: source, processor: processor, choice: choice)
+            }
+            metrics.recordResult(from: found.1)
+            return Answer(image: found.0, choice: choice, level: found.1)
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw ServiceError(.internalServerError, "\(error)")
+        }
+    }
+
+    /// Decodes what a signed path asks for and checks it: the processing grammar and limits
+    /// (`400`) and the allowed source prefixes (`403`).
+    private func parse(_ target: ImageURLPath) throws(ServiceError) -> ParsedRequest {
         let request: ImageURLPath.Decoded
         do {
             request = try target.decoded()
@@ -116,23 +141,8 @@ final class ImageService: Sendable {
         } catch {
             throw ServiceError(.forbidden, "refused to fetch: \(error.description)")
         }
-        let choice = FormatChoice.resolve(extensionFormat: request.format, accept: accept, negotiable: negotiable)
-        let key = "\(request.source.absoluteString) \(processor.identifier) \(choice.keyComponent)"
-        if let cached = resultMemory.value(forKey: key) {
-            metrics.recordResult(from: .memory)
-            return Answer(image: cached, choice: choice, level: .memory)
-        }
-        do {
-            let (found, _) = try await flights.value(for: key) { [self] in
-                try await produce(key: key, source: request.source, processor: processor, choice: choice)
-            }
-            metrics.recordResult(from: found.1)
-            return Answer(image: found.0, choice: choice, level: found.1)
-        } catch let error as ServiceError {
-            throw error
-        } catch {
-            throw ServiceError(.internalServerError, "\(error)")
-        }
+        return ParsedRequest(source: request.source, processor: processor, format: request.format,
+                             keyStem: "\(request.source.absoluteString) \(processor.identifier) ")
     }
 
     private func checkSignature(of target: ImageURLPath) throws(ServiceError) {
