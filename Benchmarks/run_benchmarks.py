@@ -155,10 +155,12 @@ def center_crop_png(source, destination, width, height):
 
 
 def source_commit():
-    """The commit measured, marked when the work tree has uncommitted changes."""
+    """The commit measured, marked when the work tree has uncommitted changes (other than the
+    report itself, which the previous run rewrote)."""
     run = lambda *args: subprocess.run(["git", *args], capture_output=True, text=True).stdout.strip()
     commit = run("rev-parse", "--short", "HEAD") or "unknown"
-    return commit + (" (with uncommitted changes)" if run("status", "--porcelain", "--untracked-files=no") else "")
+    changed = run("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)BENCHMARKS.md")
+    return commit + (" (with uncommitted changes)" if changed else "")
 
 
 def tool_version(command):
