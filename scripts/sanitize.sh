@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 sanitizers=("$@")
 if [ ${#sanitizers[@]} -eq 0 ]; then sanitizers=(thread address); fi
 
-scripts/install-deps.sh
+scripts/install-deps.sh chromium  # the playground test opens a page in headless Chromium
 for sanitizer in "${sanitizers[@]}"; do
     case "$sanitizer" in
         thread | address) ;;

@@ -6,7 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh
+# ImageServerPlaygroundTests opens kf serve's playground page in headless Chromium (run with
+# --no-sandbox, so the recommended chromium-sandbox is not needed).
+scripts/install-deps.sh chromium
 swift build --build-tests
 swift test --skip-build
 

@@ -17,10 +17,10 @@ struct HeadlessChromium: Sendable {
     static let wallClockLimit = 300
 
     /// The browser, or `nil` after recording an issue saying how to install it. Tests that need
-    /// it fail rather than skip: the suite's scripts install it (scripts/install-deps.sh).
+    /// it fail rather than skip: the suite's scripts install it (scripts/test.sh and scripts/sanitize.sh).
     static func require(sourceLocation: SourceLocation = #_sourceLocation) -> HeadlessChromium? {
         if let path = installedPath { return HeadlessChromium(executable: path) }
-        Issue.record("no chromium or chromium-browser on PATH: install chromium: scripts/install-deps.sh",
+        Issue.record("no chromium or chromium-browser on PATH: install it: scripts/install-deps.sh chromium",
                      sourceLocation: sourceLocation)
         return nil
     }
