@@ -107,10 +107,17 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         try require(processingSlots >= 1, "processing slots must be at least 1")
         try require(queueLimit >= 0, "the queue limit must be 0 or more")
         try require(maxConcurrentFetches >= 1, "concurrent fetches must be at least 1")
-        try require(fetchTimeout > 0 && maxFetchDuration > 0, "fetch timeouts must be positive")
         try require(maxSourceBytes > 0 && maxSourcePixels > 0 && maxSourceFrames > 0, "source limits must be positive")
         try require((1...100).contains(quality), "quality \(quality) is not 1…100")
         try require(maxAge >= 0, "max-age must be 0 or more")
+        try require(retryAfter >= 0, "retry-after must be 0 or more")
+        try require(memoryCacheBytes >= 0 && processedMemoryBytes >= 0 && diskCacheBytes >= 0, "cache sizes must be 0 or more")
+        try require(diskCacheDays >= 1, "disk cache days must be at least 1")
+        try require(maxRedirects >= 0 && maxProcessingSteps >= 1, "max redirects must be 0 or more, max processing steps at least 1")
+        for (name, seconds) in [("fetch timeout", fetchTimeout), ("max fetch duration", maxFetchDuration),
+                                ("client idle timeout", clientIdleTimeout)] {
+            try require(seconds.isFinite && seconds > 0 && seconds <= 86_400, "the \(name) must be a positive number of seconds up to a day")
+        }
         for format in negotiatedFormats {
             try require(["avif", "webp"].contains(format), "negotiated format '\(format)' is not avif or webp")
         }

@@ -33,7 +33,8 @@ final class ImageService: Sendable {
     /// What an image request was answered with.
     struct Answer {
         var image: ServedImage
-        var choice: FormatChoice
+        /// Whether another `Accept` could have got another format (`Vary: Accept`).
+        var variesWithAccept: Bool
         var level: ServiceMetrics.ResultLevel
     }
 
@@ -43,9 +44,13 @@ final class ImageService: Sendable {
         self.metrics = metrics
         self.logger = logger
         signer = configuration.key.flatMap { $0.isEmpty ? nil : URLSigner(key: $0) }
-        policy = SourcePolicy(allowedPrefixes: configuration.allowedSources,
-                              allowsPrivateNetworks: configuration.allowPrivateNetworks,
-                              trustedPrivatePrefixes: configuration.trustedPrivateSources)
+        do {
+            policy = SourcePolicy(allowedPrefixes: try configuration.allowedSources.map(SourcePrefix.init),
+                                  allowsPrivateNetworks: configuration.allowPrivateNetworks,
+                                  trustedPrivatePrefixes: try configuration.trustedPrivateSources.map(SourcePrefix.init))
+        } catch {
+            throw ConfigurationError(description: error.description)
+        }
         let directory = configuration.directory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let expiration = StorageExpiration.days(configuration.diskCacheDays)
 
@@ -102,16 +107,18 @@ final class ImageService: Sendable {
         let source = request.source, processor = request.processor
         let choice = FormatChoice.resolve(extensionFormat: request.format, accept: accept, negotiable: negotiable)
         let key = request.keyStem + choice.keyComponent
+        let varies = choice.variesWithAccept && !negotiable.isEmpty
         if let cached = resultMemory.value(forKey: key) {
             metrics.recordResult(from: .memory)
-            return Answer(image: cached, choice: choice, level: .memory)
+            return Answer(image: cached, variesWithAccept: varies, level: .memory)
         }
         do {
-            let (found, _) = try await flights.value(for: key) { [self] in
+            let (found, joined) = try await flights.value(for: key) { [self] in
                 try await produce(key: key, source: source, processor: processor, choice: choice)
             }
-            metrics.recordResult(from: found.1)
-            return Answer(image: found.0, choice: choice, level: found.1)
+            let level = joined ? ServiceMetrics.ResultLevel.shared : found.1
+            metrics.recordResult(from: level)
+            return Answer(image: found.0, variesWithAccept: varies, level: level)
         } catch let error as ServiceError {
             throw error
         } catch {
@@ -128,11 +135,16 @@ final class ImageService: Sendable {
         } catch {
             throw ServiceError(.badRequest, error.description)
         }
+        if let format = request.format, !format.canEncode {
+            throw ServiceError(.badRequest, "this build cannot encode \(format.rawValue): use another extension")
+        }
         let processor: ImageProcessorChain
         do {
+            // No processing still goes through a processor with an identifier: the manager keeps
+            // the original on disk only for processed images, and other processings share it.
             processor = try request.processing.map {
                 try ImageProcessorSpec.processor(from: $0, maxStepCount: configuration.maxProcessingSteps)
-            } ?? ImageProcessorChain([])
+            } ?? ImageProcessorChain([OriginalImageProcessor()])
         } catch {
             throw ServiceError(.badRequest, "\(error)")
         }
@@ -142,7 +154,7 @@ final class ImageService: Sendable {
             throw ServiceError(.forbidden, "refused to fetch: \(error.description)")
         }
         return ParsedRequest(source: request.source, processor: processor, format: request.format,
-                             keyStem: "\(request.source.absoluteString) \(processor.identifier) ")
+                             keyStem: "\(request.source.absoluteString) \(processor.identifier) q\(configuration.quality) ")
     }
 
     private func checkSignature(of target: ImageURLPath) throws(ServiceError) {
@@ -163,11 +175,6 @@ final class ImageService: Sendable {
         if let stored = try? resultDisk.value(forKey: key) {
             resultMemory.store(value: stored, forKey: key)
             return (stored, .disk)
-        }
-        do {
-            try await policy.checkAddress(of: source)
-        } catch {
-            throw ServiceError(.forbidden, "refused to fetch: \(error.description)")
         }
         let made: (ServedImage, ServiceMetrics.ResultLevel)
         do {
@@ -191,8 +198,16 @@ final class ImageService: Sendable {
 
     private func retrieveAndEncode(source: URL, processor: ImageProcessorChain,
                                    choice: FormatChoice) async throws -> (ServedImage, ServiceMetrics.ResultLevel) {
+        // In the slot: resolving a host is work too, and slots bound how many lookups run.
+        do {
+            try await policy.checkAddress(of: source)
+        } catch {
+            throw error.unresolvable ? ServiceError(.badGateway, error.description)
+                                     : ServiceError(.forbidden, "refused to fetch: \(error.description)")
+        }
         metrics.recordProcessingRun()
         let originalLevel: ServiceMetrics.ResultLevel = originals.imageCachedType(forKey: source.absoluteString).cached ? .original : .source
+        let redirects = PolicyRedirectHandler(policy: policy, source: source)
         let result: RetrieveImageResult
         do {
             result = try await manager.retrieveImage(with: .network(KF.ImageResource(downloadURL: source)), options: [
@@ -204,13 +219,16 @@ final class ImageService: Sendable {
                 .maxPixelCount(configuration.maxSourcePixels),
                 .maxFrameCount(configuration.maxSourceFrames),
                 .diskCacheExpiration(.days(configuration.diskCacheDays)),
-                .redirectHandler(PolicyRedirectHandler(policy: policy)),
+                .redirectHandler(redirects),
             ])
         } catch let error as KingfisherError {
             let policy = self.policy
             throw await ServiceError.retrieving(source, failedWith: error, redirectRefusal: { target in
+                // What this request's handler refused; else (a download shared with another
+                // request, whose handler ran) the same check again.
+                if let refusal = redirects.refusal { return refusal }
                 do throws(SourcePolicy.Refusal) {
-                    try await policy.checkRedirect(to: target)
+                    try await policy.checkRedirect(to: target, from: source)
                     return nil
                 } catch {
                     return error.description
@@ -221,7 +239,7 @@ final class ImageService: Sendable {
         let format: OutputFormat
         switch choice {
         case .named(let named), .negotiated(let named): format = named
-        case .sourceFormat: format = .matching(source: image.format, hasAlpha: image.hasAlpha)
+        case .sourceFormat: format = .matching(source: image.format, hasAlpha: image.hasAlpha, encodable: \.canEncode)
         }
         let data: Data
         do {
@@ -238,16 +256,29 @@ final class ImageService: Sendable {
     }
 }
 
-/// Follows a source's redirect only to where the source policy allows.
-struct PolicyRedirectHandler: ImageDownloadRedirectHandler {
+/// Follows a source's redirect only to where the source policy allows, and keeps what it
+/// refused: the answer is `403` with that reason.
+final class PolicyRedirectHandler: ImageDownloadRedirectHandler {
     let policy: SourcePolicy
+    let source: URL
+    // Guarded by `refused`'s lock.
+    private let refused = Locked<String?>(nil)
+
+    init(policy: SourcePolicy, source: URL) {
+        self.policy = policy
+        self.source = source
+    }
+
+    /// Why the last redirect was refused, if one was.
+    var refusal: String? { refused.withLock { $0 } }
 
     func handleHTTPRedirection(for task: DownloadTask?, response: HTTPURLResponse, newRequest: URLRequest) async -> URLRequest? {
         guard let url = newRequest.url else { return nil }
-        do {
-            try await policy.checkRedirect(to: url)
+        do throws(SourcePolicy.Refusal) {
+            try await policy.checkRedirect(to: url, from: source)
             return newRequest
         } catch {
+            refused.withLock { $0 = error.description }
             return nil
         }
     }

@@ -7,7 +7,7 @@ import NIOCore
 /// Answers every request: `/`, `/healthz`, `/metrics` and image URLs; logs one line per
 /// request and counts it.
 struct ImageServiceResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = ImageServiceRequestContext
 
     let service: ImageService
     let logger: Logger
@@ -30,6 +30,9 @@ struct ImageServiceResponder: HTTPResponder {
             (response, level) = try await answer(request)
         } catch {
             response = Self.errorResponse(error)
+            // Ends the request's input, so Hummingbird stops reading what is left of its body and
+            // closes the connection once the answer is written.
+            if error.closes { context.channel.close(mode: .input, promise: nil) }
         }
         // Browsers must take every answer for what its Content-Type says (an error's text is
         // never sniffed into HTML).
@@ -48,12 +51,18 @@ struct ImageServiceResponder: HTTPResponder {
 
     private func answer(_ request: Request) async throws(ServiceError) -> (Response, ServiceMetrics.ResultLevel?) {
         guard request.method == .get || request.method == .head else {
-            throw ServiceError(.methodNotAllowed, "\(request.method) is not served: use GET or HEAD")
+            throw ServiceError(.methodNotAllowed, "\(request.method) is not served: use GET or HEAD", closes: false,
+                               extraHeaders: [.allow: "GET, HEAD"])
         }
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > 0 || request.headers[.transferEncoding] != nil {
-            throw ServiceError(.contentTooLarge, "this service takes no request bodies")
+        // A body would be drained after the answer, each chunk restarting the idle timer: refuse
+        // it and close the connection instead.
+        if request.headers[.transferEncoding] != nil || (request.headers[.contentLength].flatMap(Int.init) ?? 0) > 0 {
+            throw ServiceError(.contentTooLarge, "this service takes no request bodies", closes: true)
         }
         let path = Substring(request.uri.path)
+        guard path.utf8.count <= Self.maxPathLength else {
+            throw ServiceError(.uriTooLong, "the path is \(path.utf8.count) bytes, over the limit of \(Self.maxPathLength)")
+        }
         switch path {
         case "/":
             var headers = HTTPFields()
@@ -78,7 +87,7 @@ struct ImageServiceResponder: HTTPResponder {
         var headers = HTTPFields()
         headers[.eTag] = answer.image.etag
         headers[.cacheControl] = "public, max-age=\(service.configuration.maxAge)"
-        if answer.choice.variesWithAccept { headers[.vary] = "Accept" }
+        if answer.variesWithAccept { headers[.vary] = "Accept" }
         if let condition = request.headers[.ifNoneMatch], Self.matches(condition, etag: answer.image.etag) {
             return Response(status: .notModified, headers: headers)
         }
@@ -110,6 +119,12 @@ struct ImageServiceResponder: HTTPResponder {
     static func errorResponse(_ error: ServiceError) -> Response {
         var response = text(error.status, error.message)
         if let retryAfter = error.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        if error.closes { response.headers[.connection] = "close" }
+        for (name, value) in error.extraHeaders { response.headers[name] = value }
         return response
     }
+
+    /// The longest path served: a source URL and a processing fit easily, and every path is
+    /// kept as a cache key (and in the parsed-request memo), so its length is bounded.
+    static let maxPathLength = 4096
 }

@@ -37,17 +37,13 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable {
         }
     }
 
-    /// The output for a source decoded from `format`: the same format when the library can
-    /// write it, else PNG for images with alpha and JPEG for opaque ones.
-    static func matching(source format: ImageFileFormat, hasAlpha: Bool) -> OutputFormat {
-        switch format {
-        case .JPEG: return .jpg
-        case .PNG: return .png
-        case .WebP: return .webp
-        case .GIF: return .gif
-        case .AVIF: return .avif
-        case .unknown, .HEIC, .JXL, .TIFF, .BMP, .ICO: return hasAlpha ? .png : .jpg
-        }
+    /// The output for a source decoded from `format`: the same format when this build can
+    /// write it (`encodable`), else PNG for images with alpha and JPEG for opaque ones.
+    static func matching(source format: ImageFileFormat, hasAlpha: Bool,
+                         encodable: (OutputFormat) -> Bool = { $0.canEncode }) -> OutputFormat {
+        let fallback: OutputFormat = hasAlpha ? .png : .jpg
+        guard let same = allCases.first(where: { $0.fileFormat == format }), encodable(same) else { return fallback }
+        return same
     }
 
     /// Whether this build can write the format: a 2x2 image is encoded once, the first time.

@@ -15,6 +15,8 @@ final class ServiceMetrics: Sendable {
         case original
         /// The source fetched.
         case source
+        /// Joined an identical request's work under way.
+        case shared
     }
 
     let registry = PrometheusCollectorRegistry()

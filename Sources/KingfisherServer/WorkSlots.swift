@@ -3,7 +3,9 @@ import Kingfisher
 /// A fixed number of slots for work, and a bounded line of callers waiting for one: past the
 /// line's length, callers are turned away at once (the service answers `503`).
 ///
-/// Waiting callers get slots in arrival order. A caller cancelled while waiting leaves the line.
+/// Waiting callers get slots in arrival order. A caller cancelled while waiting leaves the line
+/// (the service's callers are single-flight tasks, which run to the end even when their clients
+/// go away: their result is cached).
 final class WorkSlots: Sendable {
     /// Thrown to a caller when every slot is taken and the line is full.
     struct Full: Error {}

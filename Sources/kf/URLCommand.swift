@@ -19,7 +19,8 @@ struct URLCommand: ParsableCommand {
     var key: String?
 
     func run() throws {
-        guard let url = URL(string: source), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
+        guard let url = URL(string: source), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              url.host?.isEmpty == false else {
             exitWithError("\(source) is not an http or https URL", status: 64)
         }
         var output: OutputFormat?
@@ -29,7 +30,8 @@ struct URLCommand: ParsableCommand {
             }
             output = named
         }
-        let signingKey = key ?? ProcessInfo.processInfo.environment["KF_SERVE_KEY"]
+        // An empty key is no key, as kf serve reads it.
+        let signingKey = (key ?? ProcessInfo.processInfo.environment["KF_SERVE_KEY"]).flatMap { $0.isEmpty ? nil : $0 }
         print(ImageURLPath.make(source: url, processing: processor, format: output,
                                 signer: signingKey.map(URLSigner.init(key:))))
     }

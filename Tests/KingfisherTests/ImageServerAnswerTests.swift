@@ -96,6 +96,7 @@ import Testing
                 #expect(head.header("ETag") == get.header("ETag"))
                 let post = try await service.get(path, method: .POST)
                 #expect(post.status == 405)
+                #expect(post.header("Allow") == "GET, HEAD")
             }
         }
     }

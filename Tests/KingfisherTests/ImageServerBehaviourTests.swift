@@ -29,6 +29,18 @@ import Testing
         }
     }
 
+    @Test func anUnprocessedRequestKeepsTheOriginalForOtherProcessings() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                let source = origin.url("/image/photo_baseline_420.jpg")
+                let unprocessed = try await service.get(service.path(source, nil, format: .webp))
+                let resized = try await service.get(service.path(source, "resize(20x20)", format: .png))
+                #expect(unprocessed.status == 200 && resized.status == 200)
+                #expect(origin.requests("/image/photo_baseline_420.jpg") == 1)
+            }
+        }
+    }
+
     @Test func anotherFormatOfAResultIsOnlyAnEncoding() async throws {
         try await withTestHTTPServerAndDirectory { origin, directory in
             try await withImageService(testServiceConfiguration(directory: directory)) { service in

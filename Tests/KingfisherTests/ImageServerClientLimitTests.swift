@@ -18,6 +18,34 @@ import Glibc
         }
     }
 
+    @Test func aChunkedBodyIsRefusedAndTheConnectionClosed() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                let port = service.port
+                let (head, closed) = try await offThePool { () -> (String, Bool) in
+                    let socket = try LoopbackSocket(port: port)
+                    defer { socket.close() }
+                    try socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n")
+                    let answer = socket.receiveUntilClosed(timeout: 30)
+                    return (answer.text, answer.closed)
+                }
+                #expect(head.hasPrefix("HTTP/1.1 413"), "\(head)")
+                #expect(head.lowercased().contains("connection: close"))
+                #expect(closed, "the service closed the connection instead of draining the body")
+            }
+        }
+    }
+
+    @Test func overlongPathsAre414() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                let answer = try await service.get(service.path(URL(string: "http://127.0.0.1/" + String(repeating: "a", count: 5000))!))
+                #expect(answer.status == 414)
+                #expect(answer.text.contains("over the limit of 4096"))
+            }
+        }
+    }
+
     @Test func aClientTricklingItsRequestIsDisconnected() async throws {
         try await withTemporaryDirectory { directory in
             var configuration = testServiceConfiguration(directory: directory)
@@ -85,5 +113,25 @@ struct LoopbackSocket {
 
     func close() {
         Glibc.close(descriptor)
+    }
+
+    /// Everything the peer sends until it closes the connection, or until `timeout` seconds
+    /// pass; and whether it closed.
+    func receiveUntilClosed(timeout: Int) -> (text: String, closed: Bool) {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
+            let received = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if received == 0 { return (String(decoding: bytes, as: UTF8.self), true) }
+            if received > 0 {
+                bytes += buffer[0..<received]
+            } else if errno != EAGAIN && errno != EWOULDBLOCK {
+                return (String(decoding: bytes, as: UTF8.self), true)
+            } else {
+                usleep(10_000)
+            }
+        }
+        return (String(decoding: bytes, as: UTF8.self), false)
     }
 }

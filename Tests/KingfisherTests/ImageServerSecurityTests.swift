@@ -1,5 +1,5 @@
 import Foundation
-import KingfisherServer
+@testable import KingfisherServer
 import Testing
 
 /// Signed URLs and the refusal of sources on private networks (SSRF).
@@ -91,6 +91,36 @@ import Testing
         }
     }
 
+    @Test func prefixesMatchByPartsNotByText() throws {
+        let images = try SourcePrefix("http://127.0.0.1:8080/images/")
+        let bare = try SourcePrefix("http://internal:8080")
+        #expect(images.contains(URL(string: "http://127.0.0.1:8080/images/a.jpg")!))
+        #expect(images.contains(URL(string: "HTTP://127.0.0.1:8080/images/sub/b.png?x=1")!))
+        #expect(!images.contains(URL(string: "http://127.0.0.1:8080/images/../admin/x")!), "dot segments")
+        #expect(!images.contains(URL(string: "http://127.0.0.1:8080/images/%2e%2e/admin/x")!), "encoded dot segments")
+        #expect(!images.contains(URL(string: "http://127.0.0.1:8080/imagesX/a.jpg")!), "a segment boundary")
+        #expect(!images.contains(URL(string: "http://127.0.0.1:8081/images/a.jpg")!))
+        #expect(!images.contains(URL(string: "https://127.0.0.1:8080/images/a.jpg")!))
+        #expect(bare.contains(URL(string: "http://internal:8080/anything")!))
+        #expect(!bare.contains(URL(string: "http://internal:8080@169.254.169.254/latest/meta-data/")!), "user-info")
+        #expect(!bare.contains(URL(string: "http://internal:80800/x")!))
+        #expect(!bare.contains(URL(string: "http://internal.evil.example:8080/x")!))
+        #expect(throws: SourcePrefix.Invalid.self) { try SourcePrefix("ftp://host/") }
+    }
+
+    @Test func aRedirectIntoATrustedPrefixIsTrustedOnlyFromATrustedSource() async throws {
+        let policy = SourcePolicy(allowedPrefixes: [], allowsPrivateNetworks: false,
+                                  trustedPrivatePrefixes: [try SourcePrefix("http://127.0.0.1:9/internal/")])
+        let insideTrusted = URL(string: "http://127.0.0.1:9/internal/secret.png")!
+        await #expect(throws: SourcePolicy.Refusal.self) {
+            try await policy.checkRedirect(to: insideTrusted, from: URL(string: "http://93.184.216.34/a.jpg")!)
+        }
+        try await policy.checkRedirect(to: insideTrusted, from: URL(string: "http://127.0.0.1:9/internal/moved.png")!)
+        await #expect(throws: SourcePolicy.Refusal.self) {
+            try await policy.checkRedirect(to: URL(string: "http://127.0.0.1:9/other")!, from: insideTrusted)
+        }
+    }
+
     @Test func sourcesOutsideTheAllowedPrefixesAreRefused() async throws {
         try await withTestHTTPServerAndDirectory { origin, directory in
             var configuration = testServiceConfiguration(directory: directory)
@@ -100,6 +130,9 @@ import Testing
                 let outside = try await service.get(service.path(origin.url("/status/200")))
                 #expect(outside.status == 403)
                 #expect(outside.text.contains("outside the allowed sources"))
+                let escaping = try await service.get(service.path(URL(string: origin.url("/image/").absoluteString + "../status/200")!))
+                #expect(escaping.status == 403, "\(escaping.text)")
+                #expect(origin.requests("/status/200") == 0)
             }
         }
     }

@@ -84,6 +84,13 @@ import Testing
             #expect(loaded.maxAge == ImageServerConfiguration().maxAge)
             try Data(#"{"queueLimit": "five"}"#.utf8).write(to: file)
             #expect(throws: ConfigurationError.self) { try ImageServerConfiguration.load(file: file.path) }
+            var unusable = ImageServerConfiguration()
+            unusable.allowUnsigned = true
+            unusable.clientIdleTimeout = .infinity
+            #expect(throws: ConfigurationError.self) { try unusable.validate() }
+            unusable.clientIdleTimeout = 30
+            unusable.diskCacheBytes = -1
+            #expect(throws: ConfigurationError.self) { try unusable.validate() }
         }
     }
 
@@ -95,5 +102,9 @@ import Testing
         #expect(parts.count == 2)
         #expect(URLSigner(key: "secret").isValid(signature: parts[0], forPath: "/" + parts[1]))
         #expect(parts[1] == "-/aHR0cHM6Ly9leGFtcGxlLmNvbS9hLmpwZw")
+        let emptyKey = try await ProcessRun.kf("url", "https://example.com/a.jpg", "--key", "")
+        #expect(emptyKey.stdout.hasPrefix("/unsafe/"), "an empty key is no key, as for kf serve")
+        let noHost = try await ProcessRun.kf("url", "http:///a.jpg")
+        #expect(noHost.status == 64)
     }
 }

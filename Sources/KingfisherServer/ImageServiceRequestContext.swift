@@ -1,0 +1,15 @@
+import Hummingbird
+import NIOCore
+
+/// Hummingbird's basic context, plus the request's channel: a request with a body is answered
+/// and its connection closed, since Hummingbird would otherwise read (and wait for) the whole
+/// body after the answer.
+struct ImageServiceRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
