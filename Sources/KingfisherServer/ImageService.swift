@@ -241,9 +241,14 @@ final class ImageService: Sendable {
         case .named(let named), .negotiated(let named): format = named
         case .sourceFormat: format = .matching(source: image.format, hasAlpha: image.hasAlpha, encodable: \.canEncode)
         }
-        let data: Data
+        let served: ServedImage
+        let quality = CGFloat(configuration.quality) / 100
         do {
-            data = try image.encoded(as: format.fileFormat, compressionQuality: CGFloat(configuration.quality) / 100)
+            // Encoding (AVIF especially) is long CPU work: on the cooperative pool it would hold
+            // a thread that cached answers need.
+            served = try await Self.offThePool {
+                ServedImage(data: try image.encoded(as: format.fileFormat, compressionQuality: quality), format: format)
+            }
         } catch {
             throw ServiceError(.internalServerError, "encoding \(source.absoluteString.prefix(300)) as \(format.rawValue) failed: \(error)")
         }
@@ -252,7 +257,16 @@ final class ImageService: Sendable {
         case .disk: .original
         case .none: originalLevel
         }
-        return (ServedImage(data: data, format: format), level)
+        return (served, level)
+    }
+
+    private static let encodingQueue = DispatchQueue(label: "com.kingfisher-linux.serve.encoding", attributes: .concurrent)
+
+    /// Runs `work` on the encoding queue and returns its result.
+    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            encodingQueue.async { continuation.resume(with: Result { try work() }) }
+        }
     }
 }
 

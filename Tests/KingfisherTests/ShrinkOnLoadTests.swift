@@ -6,6 +6,8 @@ import Testing
 /// Shrink-on-load, as vips does it: a processing that reduces the image decodes its data at the
 /// smallest reduced scale that still covers the result. Each test records the largest pixel
 /// buffer allocated, so it proves the reduced decode happened, not only that the output is right.
+/// The decodes run on a dispatch thread (``offThePool(_:)``): a full decode of 12 MP under
+/// ThreadSanitizer takes long enough to starve the few cooperative threads every other test needs.
 @Suite(.timeLimit(.minutes(10))) struct ShrinkOnLoadTests {
     /// A 4000 x 3000 photo-like JPEG, made once with the library's own encoder.
     private static let photoJPEG = try? makeTestImage(width: 4000, height: 3000).encoded(as: .JPEG, compressionQuality: 0.9)
@@ -26,15 +28,22 @@ import Testing
     /// gives, which is how the output was made before decoding shrank.
     private static func processed(
         _ spec: String, _ data: Data, in context: ImageProcessingContext = context()
-    ) throws -> (image: KingfisherImage, largestByteCount: Int, fullDecode: KingfisherImage, fullDecodeByteCount: Int) {
+    ) async throws -> (image: KingfisherImage, largestByteCount: Int, fullDecode: KingfisherImage, fullDecodeByteCount: Int) {
         let processor = try ImageProcessorSpec.processor(from: spec)
-        let (image, largest) = try PixelAllocationRecord.recording { try processor.process(.data(data), in: context) }
-        let (fullDecode, fullLargest) = try PixelAllocationRecord.recording {
-            let whole = try KingfisherImage.decode(data: data, options: context.imageCreatingOptions)
-            return try processor.process(.image(whole), in: context)
+        return try await offThePool {
+            let (image, largest) = try PixelAllocationRecord.recording { try processor.process(.data(data), in: context) }
+            let (fullDecode, fullLargest) = try PixelAllocationRecord.recording {
+                let whole = try KingfisherImage.decode(data: data, options: context.imageCreatingOptions)
+                return try processor.process(.image(whole), in: context)
+            }
+            return (image, largest, fullDecode, fullLargest)
         }
-        return (image, largest, fullDecode, fullLargest)
     }
+
+    /// The 4000 x 3000 JPEG, made (once) off the cooperative pool.
+    private static func jpeg() async throws -> Data? { try await offThePool { photoJPEG } }
+    /// The 4000 x 3000 WebP, made (once) off the cooperative pool.
+    private static func webp() async throws -> Data? { try await offThePool { photoWebP } }
 
     /// What `body` throws, if anything, with the largest pixel buffer allocated meanwhile.
     private static func failure(_ body: () throws -> Void) -> (error: (any Error)?, largestByteCount: Int) {
@@ -65,8 +74,8 @@ import Testing
 
     @Test(arguments: [("resize(300x200,fill)", 300, 225), ("resize(300x200)", 300, 200), ("resize(300x200,fit)", 267, 200),
                       ("downsample(300x300)", 300, 225)])
-    func aLargeJPEGIsDecodedAtAnEighth(_ spec: String, width: Int, height: Int) throws {
-        let result = try Self.processed(spec, try #require(Self.photoJPEG))
+    func aLargeJPEGIsDecodedAtAnEighth(_ spec: String, width: Int, height: Int) async throws {
+        let result = try await Self.processed(spec, try #require(await Self.jpeg()))
         #expect(result.image.pixelWidth == width && result.image.pixelHeight == height)
         #expect(result.largestByteCount <= Self.eighthByteCount, "\(spec) allocated \(result.largestByteCount) bytes")
         // The record sees a full decode where there is one.
@@ -76,25 +85,25 @@ import Testing
         #expect(quality > 35, "\(spec): \(quality) dB against the full decode")
     }
 
-    @Test func theDecodedImageIsTheOutputWithoutASecondResample() throws {
-        let data = try #require(Self.photoJPEG)
-        let (image, _, _, _) = try Self.processed("resize(300x200,fill)", data)
+    @Test func theDecodedImageIsTheOutputWithoutASecondResample() async throws {
+        let data = try #require(await Self.jpeg())
+        let (image, _, _, _) = try await Self.processed("resize(300x200,fill)", data)
         // The same decode straight to 300 x 225: had the processor resampled again, pixels would differ.
-        let thumbnail = try KingfisherImage.downsampled(data: data, maxPixelSize: 300)
+        let thumbnail = try await offThePool { try KingfisherImage.downsampled(data: data, maxPixelSize: 300) }
         #expect(image.pixels == thumbnail.pixels)
         #expect(image.originalData == nil, "a reduced image no longer matches its bytes")
     }
 
-    @Test func sizesInPointsAreDecodedAtTheContextScale() throws {
-        let result = try Self.processed("resize(150x100,fill)", try #require(Self.photoJPEG), in: Self.context(scale: 2))
+    @Test func sizesInPointsAreDecodedAtTheContextScale() async throws {
+        let result = try await Self.processed("resize(150x100,fill)", try #require(await Self.jpeg()), in: Self.context(scale: 2))
         // 150 x 112.5 points, rounded to 150 x 113, at scale 2.
         #expect(result.image.pixelWidth == 300 && result.image.pixelHeight == 226 && result.image.scale == 2)
         #expect(result.image.size == result.fullDecode.size && result.fullDecode.scale == 2)
         #expect(result.largestByteCount <= Self.eighthByteCount)
     }
 
-    @Test func aLargeWebPIsDecodedStraightToTheOutputSize() throws {
-        let result = try Self.processed("resize(300x200,fill)", try #require(Self.photoWebP))
+    @Test func aLargeWebPIsDecodedStraightToTheOutputSize() async throws {
+        let result = try await Self.processed("resize(300x200,fill)", try #require(await Self.webp()))
         #expect(result.image.pixelWidth == 300 && result.image.pixelHeight == 225)
         // libwebp scales while decoding: no buffer larger than the output.
         #expect(result.largestByteCount <= 300 * 225 * 4, "allocated \(result.largestByteCount) bytes")
@@ -103,10 +112,10 @@ import Testing
         #expect(quality > 30, "\(quality) dB against the full decode")
     }
 
-    @Test func anEXIFRotatedPhotoIsFittedUpright() throws {
+    @Test func anEXIFRotatedPhotoIsFittedUpright() async throws {
         // Stored 4000 x 3000 with orientation 6: upright 3000 x 4000.
-        let data = Self.withEXIFOrientation(try #require(Self.photoJPEG), 6)
-        let result = try Self.processed("resize(200x300,fill)", data)
+        let data = Self.withEXIFOrientation(try #require(await Self.jpeg()), 6)
+        let result = try await Self.processed("resize(200x300,fill)", data)
         #expect(result.image.pixelWidth == 225 && result.image.pixelHeight == 300)
         #expect(result.image.exifOrientation == 6)
         #expect(result.largestByteCount <= Self.eighthByteCount, "allocated \(result.largestByteCount) bytes")
@@ -114,8 +123,8 @@ import Testing
         #expect(psnr(result.image.pixels, result.fullDecode.pixels) > 35)
     }
 
-    @Test func aCropOfTheReducedImageNeverHoldsTheWhole() throws {
-        let result = try Self.processed("resize(300x200,fill)|>crop(300x200)", try #require(Self.photoJPEG))
+    @Test func aCropOfTheReducedImageNeverHoldsTheWhole() async throws {
+        let result = try await Self.processed("resize(300x200,fill)|>crop(300x200)", try #require(await Self.jpeg()))
         #expect(result.image.pixelWidth == 300 && result.image.pixelHeight == 200)
         #expect(result.largestByteCount <= Self.eighthByteCount, "allocated \(result.largestByteCount) bytes")
         #expect(psnr(result.image.pixels, result.fullDecode.pixels) > 35)
@@ -123,18 +132,18 @@ import Testing
 
     // MARK: Never enlarged
 
-    @Test func anOutputLargerThanTheSourceIsDecodedWholeThenEnlarged() throws {
+    @Test func anOutputLargerThanTheSourceIsDecodedWholeThenEnlarged() async throws {
         let data = try makeTestImage(width: 400, height: 300).encoded(as: .JPEG, compressionQuality: 0.9)
         // Wider than the source, though far less tall: the decode is not reduced.
-        let result = try Self.processed("resize(800x100)", data)
+        let result = try await Self.processed("resize(800x100)", data)
         #expect(result.image.pixelWidth == 800 && result.image.pixelHeight == 100)
         #expect(result.largestByteCount >= 400 * 300 * 4)
         #expect(result.image.pixels == result.fullDecode.pixels)
     }
 
-    @Test func resizingToTheSourceSizeReturnsTheDecodedImage() throws {
+    @Test func resizingToTheSourceSizeReturnsTheDecodedImage() async throws {
         let data = try makeTestImage(width: 400, height: 300).encoded(as: .JPEG, compressionQuality: 0.9)
-        let result = try Self.processed("resize(400x300,fill)", data)
+        let result = try await Self.processed("resize(400x300,fill)", data)
         let decoded = try KingfisherImage.decode(data: data)
         #expect(result.image.pixels == decoded.pixels)
         #expect(result.image.originalData == data, "as the full-decode path keeps it")
@@ -172,7 +181,7 @@ import Testing
 
     @Test func eachProcessingOfADiskCachedOriginalShrinksOnLoad() async throws {
         try await withManagerSetup(name: "shrink-on-load") { setup in
-            let data = try #require(Self.photoJPEG)
+            let data = try #require(await Self.jpeg())
             // Never served: the original is only on disk, under a forced extension.
             let url = setup.server.url("/image/large-photo.jpg")
             try await setup.cache.storeToDisk(data, forKey: url.cacheKey, forcedExtension: "jpg")
