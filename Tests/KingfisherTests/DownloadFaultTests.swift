@@ -83,7 +83,10 @@ import FoundationNetworking
             }
             let elapsed = ContinuousClock.now - start
             #expect((transportError(failure) as? URLError)?.code == .timedOut, "\(String(describing: failure))")
-            #expect(elapsed >= .seconds(1.4) && elapsed < .seconds(10) * SanitizerAllowance.time, "\(elapsed)")
+            // Which limit ended it comes from the message, not the clock: on a loaded machine the
+            // wait for the error can take longer than any bound that still tells the two apart.
+            #expect(elapsed >= .seconds(1.4), "\(elapsed)")
+            #expect(String(describing: failure).contains("ran past the 1.5 s limit on a download's duration"), "\(String(describing: failure))")
             // The connection is given up: the server sees it close mid-body.
             try await server.wait { $0.aborted["/slow/photo.png", default: 0] >= 1 }
             #expect(server.aborted("/slow/photo.png") == 1)

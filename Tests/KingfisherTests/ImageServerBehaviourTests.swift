@@ -79,30 +79,33 @@ import Testing
             configuration.processingSlots = 1
             configuration.queueLimit = 1
             configuration.retryAfter = 7
+            // The source never answers: the first request holds the one slot until its fetch
+            // times out, however slow the machine, and the second waits in line meanwhile.
+            configuration.fetchTimeout = 10
             try await withImageService(configuration) { service in
-                // Each request holds its slot about 3 s while its source trickles in: long enough
-                // that the first is still working when the third arrives, even on a loaded machine.
-                @Sendable func slow(_ n: Int) -> String {
-                    service.path(origin.url("/slow/photo_baseline_420.jpg?chunk=512&interval=150&n=\(n)"), "resize(\(10 + n)x10)")
-                }
-                async let first = service.get(slow(1))
-                try await origin.wait { $0.requests["/slow/photo_baseline_420.jpg"] == 1 }
-                async let second = service.get(slow(2))
-                try await waitForMetric(service, #"kf_queue_depth_requests 1"#)
-                let third = try await service.get(slow(3))
+                @Sendable func hanging(_ n: Int) -> String { service.path(origin.url("/hang"), "resize(\(10 + n)x10)") }
+                async let first = service.get(hanging(1))
+                try await waitForMetric(service, "kf_processing_slots_busy_slots 1")
+                async let second = service.get(hanging(2))
+                try await waitForMetric(service, "kf_queue_depth_requests 1")
+                let third = try await service.get(hanging(3))
                 #expect(third.status == 503)
                 #expect(third.header("Retry-After") == "7")
                 #expect(third.text.contains("busy"))
-                #expect(try await first.status == 200)
-                #expect(try await second.status == 200)
                 #expect(try await service.get("/metrics").text.contains("kf_queue_rejections_total 1"))
+                #expect(try await first.status == 504)
+                #expect(try await second.status == 504)
             }
         }
     }
 
     @Test func gracefulShutdownFinishesRequestsInFlight() async throws {
         try await withTestHTTPServerAndDirectory { origin, directory in
-            let (stopped, answer) = try await withImageServiceStoppedMidRequest(testServiceConfiguration(directory: directory)) { service in
+            let (stopped, answer) = try await withImageServiceStoppedMidRequest(
+                testServiceConfiguration(directory: directory),
+                inFlight: { try await origin.wait { $0.requests["/slow/photo_baseline_420.jpg"] == 1 } }
+            ) { service in
+                // About a second of body after the origin saw the request: the shutdown comes mid-fetch.
                 service.path(origin.url("/slow/photo_baseline_420.jpg?chunk=1024&interval=100"), "resize(20x20)")
             }
             #expect(stopped)

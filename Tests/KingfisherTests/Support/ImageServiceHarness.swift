@@ -78,9 +78,11 @@ func withImageService<T: Sendable>(_ configuration: ImageServerConfiguration,
     return try result.get()
 }
 
-/// Starts a request for the path `makePath` gives, triggers a graceful shutdown while it is in
-/// flight, and returns whether the service stopped and what the request got.
+/// Starts a request for the path `makePath` gives, waits for `inFlight` (the origin seeing the
+/// fetch), triggers a graceful shutdown, and returns whether the service stopped and what the
+/// request got.
 func withImageServiceStoppedMidRequest(_ configuration: ImageServerConfiguration,
+                                       inFlight: () async throws -> Void,
                                        _ makePath: (ImageServiceUnderTest) -> String) async throws -> (Bool, ImageServiceUnderTest.Answer) {
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let logger = Logger(label: "kf-serve-test", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -93,8 +95,7 @@ func withImageServiceStoppedMidRequest(_ configuration: ImageServerConfiguration
     let service = ImageServiceUnderTest(port: port, configuration: configuration, client: client)
     let path = makePath(service)
     async let answer = service.get(path)
-    // Long enough for the request to be in the service, well before the source ends (~1 s).
-    try await Task.sleep(for: .milliseconds(300))
+    try await inFlight()
     await group.triggerGracefulShutdown()
     let result: Result<ImageServiceUnderTest.Answer, any Error>
     do {
