@@ -222,18 +222,7 @@ final class ImageService: Sendable {
                 .redirectHandler(redirects),
             ])
         } catch let error as KingfisherError {
-            let policy = self.policy
-            throw await ServiceError.retrieving(source, failedWith: error, redirectRefusal: { target in
-                // What this request's handler refused; else (a download shared with another
-                // request, whose handler ran) the same check again.
-                if let refusal = redirects.refusal { return refusal }
-                do throws(SourcePolicy.Refusal) {
-                    try await policy.checkRedirect(to: target, from: source)
-                    return nil
-                } catch {
-                    return error.description
-                }
-            })
+            throw await ServiceError.retrieving(source, failedWith: error, redirectRefusal: redirects.refusal(of:))
         }
         let image = result.image
         let format: OutputFormat
@@ -283,17 +272,26 @@ final class PolicyRedirectHandler: ImageDownloadRedirectHandler {
         self.source = source
     }
 
-    /// Why the last redirect was refused, if one was.
-    var refusal: String? { refused.withLock { $0 } }
+    /// Why a redirect to `target` is refused: what this handler refused; else (a download
+    /// shared with another request, whose handler ran) the same check again; `nil` if allowed.
+    func refusal(of target: URL) async -> String? {
+        if let refusal = refused.withLock({ $0 }) { return refusal }
+        return await check(target)
+    }
 
     func handleHTTPRedirection(for task: DownloadTask?, response: HTTPURLResponse, newRequest: URLRequest) async -> URLRequest? {
         guard let url = newRequest.url else { return nil }
+        guard let refusal = await check(url) else { return newRequest }
+        refused.withLock { $0 = refusal }
+        return nil
+    }
+
+    private func check(_ url: URL) async -> String? {
         do throws(SourcePolicy.Refusal) {
             try await policy.checkRedirect(to: url, from: source)
-            return newRequest
-        } catch {
-            refused.withLock { $0 = error.description }
             return nil
+        } catch {
+            return error.description
         }
     }
 }

@@ -54,27 +54,46 @@ func testServiceConfiguration(directory: URL) -> ImageServerConfiguration {
     return configuration
 }
 
-/// Runs `body` with a service built from `configuration` in a `ServiceGroup`, then shuts it
-/// down gracefully and waits for it to stop.
+/// An ``ImageServer`` running in a `ServiceGroup` on a free port, and how to stop it.
+struct StartedImageService {
+    let port: Int
+    private let group: ServiceGroup
+    private let running: Task<Void, any Error>
+
+    /// Starts a service built from `configuration` and waits until it listens.
+    static func start(_ configuration: ImageServerConfiguration) async throws -> StartedImageService {
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let logger = Logger(label: "kf-serve-test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let server = try ImageServer(configuration: configuration, logger: logger) { port in continuation.yield(port) }
+        let group = ServiceGroup(configuration: .init(services: [server], logger: logger))
+        let running = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw ServiceDidNotStart() }
+        return StartedImageService(port: port, group: group, running: running)
+    }
+
+    /// Triggers a graceful shutdown and waits for the service to stop; whether it stopped
+    /// without an error.
+    func stop() async -> Bool {
+        await group.triggerGracefulShutdown()
+        return (try? await running.value) != nil
+    }
+}
+
+/// Runs `body` with a service built from `configuration`, then shuts it down gracefully and
+/// waits for it to stop.
 func withImageService<T: Sendable>(_ configuration: ImageServerConfiguration,
                                    _ body: (ImageServiceUnderTest) async throws -> T) async throws -> T {
-    let (ports, continuation) = AsyncStream<Int>.makeStream()
-    let logger = Logger(label: "kf-serve-test", factory: { _ in SwiftLogNoOpLogHandler() })
-    let server = try ImageServer(configuration: configuration, logger: logger) { port in continuation.yield(port) }
-    let group = ServiceGroup(configuration: .init(services: [server], logger: logger))
-    let running = Task { try await group.run() }
-    var iterator = ports.makeAsyncIterator()
-    guard let port = await iterator.next() else { throw ServiceDidNotStart() }
+    let started = try await StartedImageService.start(configuration)
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
     let result: Result<T, any Error>
     do {
-        result = .success(try await body(ImageServiceUnderTest(port: port, configuration: configuration, client: client)))
+        result = .success(try await body(ImageServiceUnderTest(port: started.port, configuration: configuration, client: client)))
     } catch {
         result = .failure(error)
     }
     try? await client.shutdown()
-    await group.triggerGracefulShutdown()
-    _ = await running.result
+    _ = await started.stop()
     return try result.get()
 }
 
@@ -84,26 +103,20 @@ func withImageService<T: Sendable>(_ configuration: ImageServerConfiguration,
 func withImageServiceStoppedMidRequest(_ configuration: ImageServerConfiguration,
                                        inFlight: () async throws -> Void,
                                        _ makePath: (ImageServiceUnderTest) -> String) async throws -> (Bool, ImageServiceUnderTest.Answer) {
-    let (ports, continuation) = AsyncStream<Int>.makeStream()
-    let logger = Logger(label: "kf-serve-test", factory: { _ in SwiftLogNoOpLogHandler() })
-    let server = try ImageServer(configuration: configuration, logger: logger) { port in continuation.yield(port) }
-    let group = ServiceGroup(configuration: .init(services: [server], logger: logger))
-    let running = Task { try await group.run() }
-    var iterator = ports.makeAsyncIterator()
-    guard let port = await iterator.next() else { throw ServiceDidNotStart() }
-    let client = HTTPClient(eventLoopGroupProvider: .singleton)
-    let service = ImageServiceUnderTest(port: port, configuration: configuration, client: client)
+    let started = try await StartedImageService.start(configuration)
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+    let service = ImageServiceUnderTest(port: started.port, configuration: configuration, client: client)
     let path = makePath(service)
     async let answer = service.get(path)
     try await inFlight()
-    await group.triggerGracefulShutdown()
+    // A graceful stop ends only once the request in flight has been answered.
+    let stopped = await started.stop()
     let result: Result<ImageServiceUnderTest.Answer, any Error>
     do {
         result = .success(try await answer)
     } catch {
         result = .failure(error)
     }
-    let stopped = (try? await running.value) != nil
     try? await client.shutdown()
     return (stopped, try result.get())
 }
