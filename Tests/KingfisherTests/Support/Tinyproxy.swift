@@ -54,7 +54,7 @@ final class Tinyproxy: Sendable {
     }
 
     /// A port nothing listens on at the moment: bound by the kernel's choice, then released.
-    static func freePort() async throws -> Int {
+    private static func freePort() async throws -> Int {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .bind(host: "127.0.0.1", port: 0).get()
         let port = channel.localAddress!.port!
