@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 sanitizers=("$@")
 if [ ${#sanitizers[@]} -eq 0 ]; then sanitizers=(thread address); fi
 
-scripts/install-deps.sh chromium  # the playground test opens a page in headless Chromium
+scripts/install-deps.sh chromium redis-server  # the playground test opens Chromium; Redis tests start redis-server
 for sanitizer in "${sanitizers[@]}"; do
     case "$sanitizer" in
         thread | address) ;;

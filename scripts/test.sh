@@ -7,8 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # ImageServerPlaygroundTests opens kf serve's playground page in headless Chromium (run with
-# --no-sandbox, so the recommended chromium-sandbox is not needed).
-scripts/install-deps.sh chromium
+# --no-sandbox, so the recommended chromium-sandbox is not needed); the Redis tier's tests start
+# redis-server.
+scripts/install-deps.sh chromium redis-server
 swift build --build-tests
 swift test --skip-build
 

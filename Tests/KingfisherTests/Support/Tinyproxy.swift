@@ -23,7 +23,7 @@ final class Tinyproxy: Sendable {
     /// Starts tinyproxy in the foreground in `directory`; with `basicAuth` ("user password") it
     /// requires those credentials.
     init(directory: URL, basicAuth: String? = nil) async throws {
-        port = try await Self.freePort()
+        port = try await freeLoopbackPort()
         logFile = directory.appendingPathComponent("tinyproxy.log")
         let configuration = directory.appendingPathComponent("tinyproxy.conf")
         var lines = ["Port \(port)", "Listen 127.0.0.1", "Timeout 60", "MaxClients 32", "LogLevel Info",
@@ -51,15 +51,6 @@ final class Tinyproxy: Sendable {
     func stop() async {
         kill(process.processIdentifier, SIGKILL)
         _ = try? await offThePool { [process] in process.waitUntilExit() }
-    }
-
-    /// A port nothing listens on at the moment: bound by the kernel's choice, then released.
-    private static func freePort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = channel.localAddress!.port!
-        try await channel.close()
-        return port
     }
 
     /// Tries to connect until tinyproxy accepts (it binds right after starting); gives up when it

@@ -1,0 +1,71 @@
+import Foundation
+import NIOCore
+
+/// One process's claim, held in Redis for a short time, to do the work for a key.
+///
+/// Taken with `SET key token NX PX duration`: only one process gets it while it lives. The
+/// holder renews it while it works and releases it after; a holder that dies stops renewing,
+/// and the lease lapses after at most its duration. Renewing and releasing check the token in
+/// one Lua script, so a holder whose lease lapsed never extends or deletes another's.
+final class RedisLease: Sendable {
+    /// The lease's Redis key.
+    let key: String
+    /// What only this holder put in the key.
+    let token: String
+    let client: RedisClient
+
+    private init(key: String, token: String, client: RedisClient) {
+        self.key = key
+        self.token = token
+        self.client = client
+    }
+
+    /// Takes the lease `key` for `duration`; `nil` when another process holds it.
+    static func acquire(_ key: String, duration: TimeAmount, client: RedisClient) async throws(RedisError) -> RedisLease? {
+        let token = UUID().uuidString
+        let reply = try await client.send(RESPCommand("SET", key, token, "NX", "PX", String(duration.milliseconds)))
+        return reply == .simpleString("OK") ? RedisLease(key: key, token: token, client: client) : nil
+    }
+
+    private static let renewScript =
+        "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end"
+    private static let releaseScript =
+        "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+    /// Extends the lease to `duration` from now; `false` when it lapsed (another may hold it).
+    func renew(for duration: TimeAmount) async throws(RedisError) -> Bool {
+        try await client.send(RESPCommand("EVAL", Self.renewScript, "1", key, token, String(duration.milliseconds))) == .integer(1)
+    }
+
+    /// Gives the lease up, if it is still this holder's.
+    func release() async throws(RedisError) {
+        _ = try await client.send(RESPCommand("EVAL", Self.releaseScript, "1", key, token))
+    }
+
+    /// Runs `work` holding the lease, renewing it every third of `duration`, and releases it
+    /// after, also when `work` throws. A failed renewal (Redis down) only ends the renewing.
+    func holding<T: Sendable>(for duration: TimeAmount, _ work: () async throws -> T) async throws -> T {
+        let renewing = Task { [self] in
+            while !Task.isCancelled {
+                try await Task.sleep(for: .nanoseconds(duration.nanoseconds / 3))
+                guard try await renew(for: duration) else { return }
+            }
+        }
+        defer { renewing.cancel() }
+        do {
+            let value = try await work()
+            renewing.cancel()
+            try? await release()
+            return value
+        } catch {
+            renewing.cancel()
+            try? await release()
+            throw error
+        }
+    }
+}
+
+extension TimeAmount {
+    /// The amount in whole milliseconds, at least 1: Redis's `PX` refuses 0.
+    var milliseconds: Int64 { max(1, nanoseconds / 1_000_000) }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import NIOCore
+
+/// "This key is ready" messages between the processes sharing a Redis server, on one channel.
+///
+/// A process that finished the work for a key ``publish(_:)``es the key; a process waiting for
+/// it ``wait(for:timeout:)``s. Messages can be lost (the subscription drops when Redis restarts
+/// and is made again on the next wait), so a waiter must look for the value itself after the
+/// wait, whether it was woken or timed out.
+final class RedisNotifications: Sendable {
+    let client: RedisClient
+    /// The Pub/Sub channel.
+    let channel: String
+    private let state = Locked(State())
+
+    private struct State {
+        var subscription: Task<RedisConnection, any Error>?
+        var nextID = 0
+        var waiters: [String: [Int: CheckedContinuation<Bool, Never>]] = [:]
+        var timers: [Int: Task<Void, Never>] = [:]
+    }
+
+    init(client: RedisClient, channel: String) {
+        self.client = client
+        self.channel = channel
+    }
+
+    /// Tells every subscribed process that `key` is ready.
+    func publish(_ key: String) async throws(RedisError) {
+        _ = try await client.send(RESPCommand("PUBLISH", channel, key))
+    }
+
+    /// Waits until `key` is published or `timeout` passes; returns whether it was published.
+    /// Without a subscription (Redis down) it only waits out the timeout.
+    func wait(for key: String, timeout: TimeAmount) async -> Bool {
+        await ensureSubscribed()
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // Registered before the timer starts and before cancellation is looked at, so
+                // that neither can miss the continuation.
+                state.withLock { $0.waiters[key, default: [:]][id] = continuation }
+                let timer = Task { [self] in
+                    try? await Task.sleep(for: .nanoseconds(timeout.nanoseconds))
+                    resume(key, id: id, with: false)
+                }
+                state.withLock { $0.timers[id] = timer }
+                if Task.isCancelled { resume(key, id: id, with: false) }
+            }
+        } onCancel: {
+            resume(key, id: id, with: false)
+        }
+    }
+
+    /// Stops waiting for every key and closes the subscription.
+    func shutdown() {
+        let (subscription, waiters, timers) = state.withLock { state in
+            defer { state.subscription = nil; state.waiters = [:]; state.timers = [:] }
+            return (state.subscription, state.waiters.values.flatMap(\.values), Array(state.timers.values))
+        }
+        timers.forEach { $0.cancel() }
+        waiters.forEach { $0.resume(returning: false) }
+        if let subscription { Task { try? await subscription.value.close() } }
+    }
+
+    private func resume(_ key: String, id: Int, with published: Bool) {
+        let (continuation, timer) = state.withLock { state in
+            let found = state.waiters[key]?.removeValue(forKey: id)
+            if state.waiters[key]?.isEmpty == true { state.waiters[key] = nil }
+            return (found, state.timers.removeValue(forKey: id))
+        }
+        timer?.cancel()
+        continuation?.resume(returning: published)
+    }
+
+    private func deliver(_ message: RESPValue) {
+        guard case .array(let parts?) = message, parts.count == 3, let payload = parts[2].bytes else { return }
+        let key = String(buffer: payload)
+        let (waiting, timers) = state.withLock { state in
+            let waiting = state.waiters.removeValue(forKey: key) ?? [:]
+            return (waiting, waiting.keys.compactMap { state.timers.removeValue(forKey: $0) })
+        }
+        timers.forEach { $0.cancel() }
+        waiting.values.forEach { $0.resume(returning: true) }
+    }
+
+    /// Makes the subscription if there is none (or it closed); failures leave waits to their
+    /// timeouts, and the next wait tries again.
+    private func ensureSubscribed() async {
+        // While the server is down every wait would try to connect; the client tries for them.
+        guard client.isUp else { return }
+        let configuration = client.configuration
+        let task = state.withLock { state -> Task<RedisConnection, any Error> in
+            if let subscription = state.subscription { return subscription }
+            let subscription = Task { [channel] in
+                let connection = try await RedisConnection.connect(
+                    host: configuration.host, port: configuration.port, timeout: configuration.connectTimeout,
+                    group: client.group, onPush: { [weak self] in self?.deliver($0) })
+                _ = try await connection.send(RESPCommand("SUBSCRIBE", channel), timeout: configuration.commandTimeout)
+                return connection
+            }
+            state.subscription = subscription
+            return subscription
+        }
+        if let connection = try? await task.value, connection.isActive { return }
+        state.withLock { state in
+            if state.subscription == task { state.subscription = nil }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Logging
+@testable import KingfisherImaging
+
+/// A swift-log handler that keeps every message, for tests that check what was logged.
+struct RecordingLogHandler: LogHandler {
+    /// The messages logged through any logger made from ``logger(label:)``, in order.
+    final class Lines: Sendable {
+        private let lines = Locked<[(Logger.Level, String)]>([])
+
+        func append(_ level: Logger.Level, _ message: String) { lines.withLock { $0.append((level, message)) } }
+        var all: [(level: Logger.Level, message: String)] { lines.withLock { $0.map { (level: $0.0, message: $0.1) } } }
+        var messages: [String] { all.map(\.message) }
+
+        /// A logger at `trace` level whose messages go here.
+        func logger(label: String = "test") -> Logger {
+            Logger(label: label) { _ in RecordingLogHandler(lines: self) }
+        }
+    }
+
+    let lines: Lines
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lines.append(event.level, "\(event.message)")
+    }
+}
