@@ -68,6 +68,16 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
     /// Seconds a client connection may stay idle (or trickle a request head) before it is
     /// closed. Default 30.
     public var clientIdleTimeout: TimeInterval = 30
+    /// A Redis server (`redis://HOST[:PORT]`) shared by several nodes: results are kept there
+    /// too, and a result no node has is made by one node while the others wait for it; `nil`:
+    /// this node alone. Default `nil`.
+    public var redis: String?
+    /// Put before every Redis key of the service, so that services can share a server.
+    /// Default `kf:`.
+    public var redisPrefix = "kf:"
+    /// Seconds a node's claim to make a result lives without renewal: the longest a node that
+    /// died while making it delays the others. Default 5.
+    public var leaseSeconds: TimeInterval = 5
 
     /// The defaults.
     public init() {}
@@ -118,6 +128,8 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
                                 ("client idle timeout", clientIdleTimeout)] {
             try require(seconds.isFinite && seconds > 0 && seconds <= 86_400, "the \(name) must be a positive number of seconds up to a day")
         }
+        try require(leaseSeconds.isFinite && leaseSeconds >= 0.1 && leaseSeconds <= 3600, "the lease must be 0.1 to 3600 seconds")
+        if let redis { _ = try redisClientConfiguration(url: redis) }
         for format in negotiatedFormats {
             try require(["avif", "webp"].contains(format), "negotiated format '\(format)' is not avif or webp")
         }
@@ -163,6 +175,19 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         try read(.diskCacheBytes, into: &diskCacheBytes)
         try read(.diskCacheDays, into: &diskCacheDays)
         try read(.clientIdleTimeout, into: &clientIdleTimeout)
+        try read(.redis, into: &redis)
+        try read(.redisPrefix, into: &redisPrefix)
+        try read(.leaseSeconds, into: &leaseSeconds)
+    }
+
+    /// The Redis client's settings for `url`.
+    func redisClientConfiguration(url: String) throws(ConfigurationError) -> RedisClient.Configuration {
+        guard let parsed = URL(string: url) else { throw ConfigurationError(description: "redis: \(url) is not a URL") }
+        do {
+            return try RedisClient.Configuration(url: parsed)
+        } catch {
+            throw ConfigurationError(description: "redis: \(error.description)")
+        }
     }
 
     private struct AnyKey: CodingKey {
@@ -177,6 +202,7 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         case processingSlots, queueLimit, retryAfter, maxConcurrentFetches, fetchTimeout, maxFetchDuration, maxRedirects
         case maxSourceBytes, maxSourcePixels, maxSourceFrames, maxProcessingSteps, quality, negotiatedFormats, maxAge
         case memoryCacheBytes, processedMemoryBytes, diskCacheBytes, diskCacheDays, clientIdleTimeout
+        case redis, redisPrefix, leaseSeconds
     }
 }
 

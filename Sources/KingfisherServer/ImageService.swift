@@ -24,6 +24,8 @@ final class ImageService: Sendable {
     let resultMemory: MemoryStorage.Backend<ServedImage>
     let resultDisk: DiskStorage.Backend<ServedImage>
     let slots: WorkSlots
+    /// Results shared with the other nodes through Redis (`--redis`), and made by one of them.
+    let cluster: RedisSingleFlight<ServedImage>?
     private let flights = SingleFlight<String, (ServedImage, ServiceMetrics.ResultLevel)>()
     private let parsedRequests = ParsedRequests()
     private let negotiable: [OutputFormat]
@@ -83,6 +85,16 @@ final class ImageService: Sendable {
         memoryConfig.expiration = .never
         resultMemory = MemoryStorage.Backend(config: memoryConfig)
         manager = KingfisherManager(downloader: downloader, cache: processedImages)
+        if let redis = configuration.redis {
+            let client = RedisClient(configuration: try configuration.redisClientConfiguration(url: redis), logger: logger)
+            var storage = RedisStorage.Config(client: client, prefix: configuration.redisPrefix + "result:")
+            storage.expiration = expiration
+            cluster = RedisSingleFlight(storage: RedisStorage.Backend(config: storage),
+                                        leaseDuration: .milliseconds(Int64(configuration.leaseSeconds * 1000)),
+                                        maxWait: .milliseconds(Int64(configuration.maxFetchDuration * 1000) * 2))
+        } else {
+            cluster = nil
+        }
         slots = WorkSlots(slots: configuration.processingSlots, lineLimit: configuration.queueLimit) { waiting, busy in
             metrics.queueDepth.set(Int64(waiting))
             metrics.busySlots.set(Int64(busy))
@@ -178,8 +190,21 @@ final class ImageService: Sendable {
         }
         let made: (ServedImage, ServiceMetrics.ResultLevel)
         do {
-            made = try await slots.run { [self] in
-                try await retrieveAndEncode(source: source, processor: processor, choice: choice)
+            let makeHere = { [self] in
+                try await slots.run { [self] in
+                    try await retrieveAndEncode(source: source, processor: processor, choice: choice)
+                }
+            }
+            if let cluster {
+                var level = ServiceMetrics.ResultLevel.redis
+                let (image, outcome) = try await cluster.value(forKey: resultDisk.cacheFileName(forKey: key)) {
+                    let here = try await makeHere()
+                    level = here.1
+                    return here.0
+                }
+                made = (image, outcome == .made ? level : .redis)
+            } else {
+                made = try await makeHere()
             }
         } catch is WorkSlots.Full {
             metrics.recordRejection()

@@ -17,6 +17,9 @@ final class ServiceMetrics: Sendable {
         case source
         /// Joined an identical request's work under way.
         case shared
+        /// Encoded result from the Redis tier: made earlier by any node, or by another node
+        /// while this one waited.
+        case redis
     }
 
     let registry = PrometheusCollectorRegistry()

@@ -79,6 +79,12 @@ struct ServeCommand: AsyncParsableCommand {
     var diskCacheDays: Int?
     @Option(help: "Seconds a client connection may idle or trickle its request before it is closed (default: \(Int(defaults.clientIdleTimeout))).")
     var clientIdleTimeout: Double?
+    @Option(help: "A Redis server shared by several nodes, redis://HOST[:PORT]: results are kept there and each is made by one node (default: none).")
+    var redis: String?
+    @Option(help: "The prefix of the service's Redis keys (default: \(defaults.redisPrefix)).")
+    var redisPrefix: String?
+    @Option(help: "Seconds a node's claim to make a result lives unrenewed, the longest a dead node delays others (default: \(Int(defaults.leaseSeconds))).")
+    var leaseSeconds: Double?
 
     func run() async throws {
         var settings = ImageServerConfiguration()
@@ -148,5 +154,8 @@ struct ServeCommand: AsyncParsableCommand {
         set(diskCacheBytes, \.diskCacheBytes)
         set(diskCacheDays, \.diskCacheDays)
         set(clientIdleTimeout, \.clientIdleTimeout)
+        if let redis { settings.redis = redis }
+        set(redisPrefix, \.redisPrefix)
+        set(leaseSeconds, \.leaseSeconds)
     }
 }

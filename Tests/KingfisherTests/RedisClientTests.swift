@@ -143,19 +143,23 @@ import Testing
         try await withRedis { redis in
             let client = RedisClient(configuration: redis.clientConfiguration)
             defer { client.shutdown() }
-            // Renewed every 500 ms: the lease lapses only if a renewal is a whole second late.
-            let duration = TimeAmount.milliseconds(Int64(1500 * SanitizerAllowance.time))
-            let lease = try #require(try await RedisLease.acquire("lease:b", duration: duration, client: client))
-            // The work takes over twice the lease's duration; nobody else can take it meanwhile.
-            let takenMeanwhile = try await lease.holding(for: duration) {
-                var taken = false
-                for _ in 0..<8 {
-                    try await Task.sleep(for: .nanoseconds(duration.nanoseconds / 3))
-                    if try await RedisLease.acquire("lease:b", duration: .seconds(1), client: client) != nil { taken = true }
-                }
-                return taken
+            func millisecondsLeft() async throws -> Int64 {
+                guard case .integer(let left) = try await client.send(RESPCommand("PTTL", "lease:b")) else { return -3 }
+                return left
             }
-            #expect(!takenMeanwhile)
+            // Long enough that no stall of a machine running the whole suite lets it lapse; the
+            // renewal (every third of it) is seen as the time left going up.
+            let duration = TimeAmount.seconds(30)
+            let lease = try #require(try await RedisLease.acquire("lease:b", duration: duration, client: client))
+            let readings = try await lease.holding(for: duration) {
+                var readings = [try await millisecondsLeft()]
+                while readings.count < 600, readings.last! <= readings.first!, readings.last! > 0 {
+                    try await Task.sleep(for: .milliseconds(100))
+                    readings.append(try await millisecondsLeft())
+                }
+                return readings
+            }
+            #expect(readings.count > 1 && readings.last! > readings.first!, "renewed: \(readings.first!) ms left, then \(readings.last!)")
             #expect(try await client.send(RESPCommand("EXISTS", "lease:b")) == .integer(0), "released after the work")
         }
     }

@@ -54,6 +54,8 @@ public final class RedisClient: Sendable {
 
     private struct State {
         var slots: [Task<RedisConnection, any Error>?]
+        /// The slots' connections once made.
+        var connected: [RedisConnection?]
         var next = 0
         /// When the server went down and why; `nil` while it is up.
         var down: (since: NIODeadline, retryAt: NIODeadline, reason: String)?
@@ -69,7 +71,8 @@ public final class RedisClient: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.group = group
-        state = Locked(State(slots: Array(repeating: nil, count: max(1, configuration.connections))))
+        let count = max(1, configuration.connections)
+        state = Locked(State(slots: Array(repeating: nil, count: count), connected: Array(repeating: nil, count: count)))
     }
 
     /// Whether commands are being sent (`false` while the server is down).
@@ -101,7 +104,10 @@ public final class RedisClient: Sendable {
     public func shutdown() {
         let slots = state.withLock { state in
             state.isShutDown = true
-            defer { state.slots = state.slots.map { _ in nil } }
+            defer {
+                state.slots = state.slots.map { _ in nil }
+                state.connected = state.connected.map { _ in nil }
+            }
             return state.slots
         }
         for slot in slots.compactMap({ $0 }) {
@@ -162,6 +168,9 @@ public final class RedisClient: Sendable {
                 forget(task)
                 return nil
             }
+            state.withLock { state in
+                for index in state.slots.indices where state.slots[index] == task { state.connected[index] = connection }
+            }
             return connection
         }
     }
@@ -169,8 +178,17 @@ public final class RedisClient: Sendable {
     /// Empties the slot holding `task`, so that the next command in it connects again.
     private func forget(_ task: Task<RedisConnection, any Error>) {
         state.withLock { state in
-            for index in state.slots.indices where state.slots[index] == task { state.slots[index] = nil }
+            for index in state.slots.indices where state.slots[index] == task {
+                state.slots[index] = nil
+                state.connected[index] = nil
+            }
         }
+    }
+
+    /// An open connection already made, if any: for commands sent from an event loop, which
+    /// cannot wait to connect.
+    func openConnection() -> RedisConnection? {
+        state.withLock { state in state.connected.first { $0?.isActive == true } ?? nil }
     }
 
     private func markDown(_ error: RedisError) {

@@ -47,6 +47,18 @@ final class RedisConnection: Sendable {
     /// all come within `timeout`, closing the connection. A Redis error reply is returned as
     /// ``RESPValue/error(_:)``, not thrown: in a pipeline it belongs to one command.
     func send(_ commands: [RESPCommand], timeout: TimeAmount) async throws(RedisError) -> [RESPValue] {
+        do {
+            return try await replies(to: commands, timeout: timeout).get()
+        } catch let error as RedisError {
+            throw error
+        } catch {
+            throw RedisError(.unreachable, "redis at \(peer) failed: \(RedisError.describe(error))")
+        }
+    }
+
+    /// ``send(_:timeout:)`` on the connection's event loop, for work that must not wait for the
+    /// cooperative pool (renewing a lease).
+    func replies(to commands: [RESPCommand], timeout: TimeAmount) -> EventLoopFuture<[RESPValue]> {
         let eventLoop = channel.eventLoop
         let promises = commands.map { _ in eventLoop.makePromise(of: RESPValue.self) }
         let all = EventLoopFuture.whenAllSucceed(promises.map(\.futureResult), on: eventLoop)
@@ -56,13 +68,7 @@ final class RedisConnection: Sendable {
         }
         all.whenComplete { _ in deadline.cancel() }
         channel.writeAndFlush(RedisCommandHandler.Batch(commands: commands, promises: promises), promise: nil)
-        do {
-            return try await all.get()
-        } catch let error as RedisError {
-            throw error
-        } catch {
-            throw RedisError(.unreachable, "redis at \(peer) failed: \(RedisError.describe(error))")
-        }
+        return all
     }
 
     /// Sends one command and returns its reply.

@@ -34,7 +34,11 @@ final class RedisLease: Sendable {
 
     /// Extends the lease to `duration` from now; `false` when it lapsed (another may hold it).
     func renew(for duration: TimeAmount) async throws(RedisError) -> Bool {
-        try await client.send(RESPCommand("EVAL", Self.renewScript, "1", key, token, String(duration.milliseconds))) == .integer(1)
+        try await client.send(renewal(for: duration)) == .integer(1)
+    }
+
+    private func renewal(for duration: TimeAmount) -> RESPCommand {
+        RESPCommand("EVAL", Self.renewScript, "1", key, token, String(duration.milliseconds))
     }
 
     /// Gives the lease up, if it is still this holder's.
@@ -43,13 +47,21 @@ final class RedisLease: Sendable {
     }
 
     /// Runs `work` holding the lease, renewing it every third of `duration`, and releases it
-    /// after, also when `work` throws. A failed renewal (Redis down) only ends the renewing.
+    /// after, also when `work` throws. Renewing stops when the lease was lost; a renewal that
+    /// failed (a timeout, Redis down, no open connection) is tried again at the next third.
+    ///
+    /// Renewals run on a NIO event loop, not in a task: a cooperative pool kept busy by the
+    /// work itself must not let the lease lapse.
     func holding<T: Sendable>(for duration: TimeAmount, _ work: () async throws -> T) async throws -> T {
-        let renewing = Task { [self] in
-            while !Task.isCancelled {
-                try await Task.sleep(for: .nanoseconds(duration.nanoseconds / 3))
-                guard try await renew(for: duration) else { return }
-            }
+        let interval = TimeAmount.nanoseconds(duration.nanoseconds / 3)
+        let command = renewal(for: duration)
+        let timeout = client.configuration.commandTimeout
+        let eventLoop = client.group.next()
+        let renewing = eventLoop.scheduleRepeatedAsyncTask(initialDelay: interval, delay: interval) { [client] task in
+            guard let connection = client.openConnection() else { return eventLoop.makeSucceededVoidFuture() }
+            return connection.replies(to: [command], timeout: timeout).map { replies in
+                if replies.first == .integer(0) { task.cancel() }
+            }.recover { _ in }
         }
         defer { renewing.cancel() }
         do {

@@ -1,0 +1,101 @@
+import Foundation
+import NIOCore
+
+/// Work for a key done by one process at a time among all that share a Redis server, its
+/// result shared through a ``RedisStorage/Backend``: N nodes asked for the same new key make
+/// it once.
+///
+/// A process that finds no value takes the key's lease (``RedisLease``), makes the value,
+/// stores it, and tells the others (Pub/Sub). The others wait: they are woken by the message
+/// and also look again every ``pollInterval``, since a message can be lost. A holder that
+/// fails releases the lease and tells the others, which then try themselves; a holder that
+/// dies stops renewing, so its lease lapses within ``leaseDuration`` and another takes over.
+/// With Redis down, every process makes the value itself: the tier speeds things up, it is
+/// never needed for an answer.
+public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable {
+    /// How a value was had.
+    public enum Outcome: Sendable, Equatable {
+        /// It was in Redis already.
+        case found
+        /// Another process made it while this one waited.
+        case waited
+        /// This process made it (holding the lease, or without Redis).
+        case made
+    }
+
+    /// Where values are shared.
+    public let storage: RedisStorage.Backend<T>
+    /// How long a lease lives without renewal: the longest a dead holder delays the others.
+    public let leaseDuration: TimeAmount
+    /// How long a process waits for others before making the value itself.
+    public let maxWait: TimeAmount
+    /// How often a waiting process looks for the value without a message.
+    public let pollInterval: TimeAmount
+    private let notifications: RedisNotifications
+
+    /// - Parameters:
+    ///   - storage: Where values are shared; leases and messages go to its server, under its prefix.
+    ///   - leaseDuration: Default 5 s.
+    ///   - maxWait: Default 30 s.
+    ///   - pollInterval: Default 200 ms.
+    public init(storage: RedisStorage.Backend<T>, leaseDuration: TimeAmount = .seconds(5),
+                maxWait: TimeAmount = .seconds(30), pollInterval: TimeAmount = .milliseconds(200)) {
+        self.storage = storage
+        self.leaseDuration = leaseDuration
+        self.maxWait = maxWait
+        self.pollInterval = pollInterval
+        notifications = RedisNotifications(client: storage.config.client, channel: storage.config.prefix + "ready")
+    }
+
+    /// The value for `key`: from Redis, from another process that makes it now, or from `make`.
+    /// What `make` throws is thrown; Redis failures never are.
+    public func value(forKey key: String, make: () async throws -> T) async throws -> (T, Outcome) {
+        let client = storage.config.client
+        if let found = try? await storage.value(forKey: key) { return (found, .found) }
+        let leaseKey = storage.config.prefix + "lease:" + key
+        let deadline = NIODeadline.now() + maxWait
+        var waited = false
+        while client.isUp, NIODeadline.now() < deadline {
+            let lease: RedisLease?
+            do {
+                lease = try await RedisLease.acquire(leaseKey, duration: leaseDuration, client: client)
+            } catch {
+                break
+            }
+            if let lease {
+                // A holder that took the lease just after another stored the value finds it here.
+                if waited, let found = try? await storage.value(forKey: key) {
+                    try? await lease.release()
+                    return (found, .waited)
+                }
+                return (try await makeAndShare(key, holding: lease, make: make), .made)
+            }
+            waited = true
+            _ = await notifications.wait(for: key, timeout: pollInterval)
+            try Task.checkCancellation()
+            if let found = try? await storage.value(forKey: key) { return (found, .waited) }
+        }
+        return (try await make(), .made)
+    }
+
+    private func makeAndShare(_ key: String, holding lease: RedisLease, make: () async throws -> T) async throws -> T {
+        do {
+            let value = try await lease.holding(for: leaseDuration) {
+                let value = try await make()
+                _ = try? await storage.store(value: value, forKey: key)
+                return value
+            }
+            try? await notifications.publish(key)
+            return value
+        } catch {
+            // The waiters look, find nothing, and try themselves.
+            try? await notifications.publish(key)
+            throw error
+        }
+    }
+
+    /// Closes the subscription; waits under way stop waiting.
+    public func shutdown() {
+        notifications.shutdown()
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import KingfisherServer
+import Testing
+@testable import Kingfisher
+
+/// Several `kf serve` nodes in this process sharing one real redis-server: results made once
+/// across nodes, shared through Redis, and every answer still given when Redis is gone.
+@Suite struct ImageServerClusterTests {
+    /// Runs `body` with `count` services, each with its own cache directory, all on `redis`.
+    func withNodes<T: Sendable>(_ count: Int, redis: RedisTestServer, leaseSeconds: Double = 5,
+                                _ body: ([ImageServiceUnderTest]) async throws -> T) async throws -> T {
+        func start(_ started: [ImageServiceUnderTest]) async throws -> T {
+            guard started.count < count else { return try await body(started) }
+            return try await withTemporaryDirectory { directory in
+                var configuration = testServiceConfiguration(directory: directory)
+                configuration.redis = redis.url.absoluteString
+                configuration.leaseSeconds = leaseSeconds
+                return try await withImageService(configuration) { node in try await start(started + [node]) }
+            }
+        }
+        return try await start([])
+    }
+
+    /// Sends `perNode` requests for `path` to every node at once.
+    func requestEverywhere(_ nodes: [ImageServiceUnderTest], _ path: String, perNode: Int) async throws -> [ImageServiceUnderTest.Answer] {
+        try await withThrowingTaskGroup(of: ImageServiceUnderTest.Answer.self) { group in
+            for node in nodes {
+                for _ in 0..<perNode { group.addTask { try await node.get(path) } }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    func resultLevels(_ node: ImageServiceUnderTest) async throws -> [String: Int] {
+        let text = try await node.get("/metrics").text
+        var levels: [String: Int] = [:]
+        for match in text.matches(of: /kf_results_total\{level="(\w+)"\} (\d+)/) { levels[String(match.1)] = Int(match.2) }
+        return levels
+    }
+
+    @Test func thirtyRequestsOverThreeNodesMakeOneSourceFetch() async throws {
+        try await withRedis { redis in
+            try await withTestHTTPServer { origin in
+                // Slow enough that all thirty arrive while the first node is still fetching.
+                let source = origin.url("/slow/photo_baseline_420.jpg?chunk=1024&interval=20")
+                try await withNodes(3, redis: redis) { nodes in
+                    let path = nodes[0].path(source, "resize(40x40,fill)", format: .png)
+                    let answers = try await requestEverywhere(nodes, path, perNode: 10)
+                    #expect(answers.count == 30 && answers.allSatisfy { $0.status == 200 }, "\(answers.map(\.status))")
+                    #expect(Set(answers.map(\.body)).count == 1)
+                    #expect(origin.requests("/slow/photo_baseline_420.jpg") == 1)
+                    var runs = 0
+                    for node in nodes {
+                        let text = try await node.get("/metrics").text
+                        runs += Int(text.firstMatch(of: /kf_processing_runs_total (\d+)/)?.1 ?? "0") ?? 0
+                    }
+                    #expect(runs == 1, "one node made it; the others waited for it")
+                }
+                // New nodes, empty local caches: the same URL comes from Redis.
+                try await withNodes(3, redis: redis) { nodes in
+                    let path = nodes[0].path(source, "resize(40x40,fill)", format: .png)
+                    let answers = try await requestEverywhere(nodes, path, perNode: 2)
+                    #expect(answers.allSatisfy { $0.status == 200 })
+                    #expect(origin.requests("/slow/photo_baseline_420.jpg") == 1, "no new source request")
+                    for node in nodes {
+                        #expect(try await resultLevels(node)["redis", default: 0] >= 1)
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func withRedisStoppedEveryRequestStillSucceeds() async throws {
+        try await withRedis { redis in
+            try await withTestHTTPServer { origin in
+                try await withNodes(2, redis: redis) { nodes in
+                    await redis.stop()
+                    for (index, node) in nodes.enumerated() {
+                        let answer = try await node.get(node.path(origin.url("/image/photo.png?node=\(index)"), "resize(30x30)", format: .png))
+                        #expect(answer.status == 200, "\(answer.text)")
+                    }
+                    // Both nodes make the same new result themselves: no tier, no waiting.
+                    let shared = origin.url("/image/photo.png?both")
+                    let answers = try await requestEverywhere(nodes, nodes[0].path(shared, "blur(2)", format: .png), perNode: 2)
+                    #expect(answers.allSatisfy { $0.status == 200 })
+                    #expect(origin.requests("/image/photo.png") == 4, "two single requests and one fetch per node")
+                }
+            }
+        }
+    }
+
+    @Test func aConfiguredRedisURLMustBeRedis() throws {
+        var configuration = ImageServerConfiguration()
+        configuration.allowUnsigned = true
+        configuration.redis = "http://127.0.0.1:6379"
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        configuration.redis = "redis://127.0.0.1:6379"
+        try configuration.validate()
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import NIOCore
+import Testing
+@testable import Kingfisher
+
+/// One value made across processes: each `RedisSingleFlight` here stands for a node, with its
+/// own client, on one real redis-server.
+@Suite struct RedisSingleFlightTests {
+    func node(_ redis: RedisTestServer, leaseDuration: TimeAmount = .seconds(5)) -> RedisSingleFlight<Data> {
+        let client = RedisClient(configuration: redis.clientConfiguration, logger: RecordingLogHandler.Lines().logger())
+        return RedisSingleFlight(storage: RedisStorage.Backend(config: RedisStorage.Config(client: client, prefix: "test:")),
+                                 leaseDuration: leaseDuration, pollInterval: .milliseconds(50))
+    }
+
+    @Test func tenNodesAskingAtOnceMakeTheValueOnce() async throws {
+        try await withRedis { redis in
+            let nodes = (0..<10).map { _ in node(redis) }
+            defer { nodes.forEach { $0.shutdown(); $0.storage.config.client.shutdown() } }
+            let makes = Locked(0)
+            let outcomes = try await withThrowingTaskGroup(of: (Data, RedisSingleFlight<Data>.Outcome).self) { group in
+                for node in nodes {
+                    group.addTask {
+                        try await node.value(forKey: "photo") {
+                            makes.withLock { $0 += 1 }
+                            try await Task.sleep(for: .milliseconds(300))
+                            return Data("made".utf8)
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(makes.withLock { $0 } == 1)
+            #expect(outcomes.allSatisfy { $0.0 == Data("made".utf8) })
+            #expect(outcomes.filter { $0.1 == .made }.count == 1 && outcomes.filter { $0.1 == .waited }.count == 9)
+            // Asked again, it is in Redis.
+            let again = try await nodes[0].value(forKey: "photo") { Issue.record("made twice"); return Data() }
+            #expect(again.1 == .found)
+        }
+    }
+
+    @Test func aHolderThatDiedDelaysOthersByItsLeaseOnly() async throws {
+        try await withRedis { redis in
+            let waiter = node(redis)
+            defer { waiter.shutdown(); waiter.storage.config.client.shutdown() }
+            // A node took the lease for 1 s and died: it never renews, stores or publishes.
+            let taken = ContinuousClock.now
+            let dead = try await RedisLease.acquire("test:lease:photo", duration: .seconds(1), client: waiter.storage.config.client)
+            #expect(dead != nil)
+            let madeAt = Locked<ContinuousClock.Instant?>(nil)
+            let (value, outcome) = try await waiter.value(forKey: "photo") {
+                madeAt.withLock { $0 = ContinuousClock.now }
+                return Data("mine".utf8)
+            }
+            #expect(value == Data("mine".utf8) && outcome == .made)
+            let waited = try #require(madeAt.withLock { $0 }) - taken
+            #expect(waited >= .milliseconds(900), "not before the dead holder's lease lapsed: \(waited)")
+        }
+    }
+
+    @Test func aHolderThatFailsLetsTheWaitersTryThemselves() async throws {
+        try await withRedis { redis in
+            let first = node(redis), second = node(redis)
+            defer { [first, second].forEach { $0.shutdown(); $0.storage.config.client.shutdown() } }
+            struct SourceFailed: Error {}
+            let holding = AsyncStream<Void>.makeStream()
+            let failing = Task {
+                try await first.value(forKey: "photo") {
+                    holding.continuation.yield()
+                    try await Task.sleep(for: .milliseconds(200))
+                    throw SourceFailed()
+                }
+            }
+            var started = holding.stream.makeAsyncIterator()
+            await started.next()
+            let (value, outcome) = try await second.value(forKey: "photo") { Data("second".utf8) }
+            #expect(value == Data("second".utf8) && outcome == .made)
+            await #expect(throws: SourceFailed.self) { _ = try await failing.value }
+        }
+    }
+
+    @Test func withoutRedisEveryNodeMakesItsOwn() async throws {
+        try await withRefusingPort { port in
+            var configuration = RedisClient.Configuration()
+            configuration.port = port
+            let client = RedisClient(configuration: configuration, logger: RecordingLogHandler.Lines().logger())
+            let flight = RedisSingleFlight<Data>(storage: RedisStorage.Backend(config: RedisStorage.Config(client: client)))
+            defer { flight.shutdown(); client.shutdown() }
+            for _ in 0..<3 {
+                let (value, outcome) = try await flight.value(forKey: "photo") { Data("local".utf8) }
+                #expect(value == Data("local".utf8) && outcome == .made)
+            }
+        }
+    }
+}
