@@ -3,17 +3,20 @@
 # spreading requests over the nodes by consistent hash of the URI.
 #
 # Usage:
-#   deploy/cluster.sh start WORK_DIR [--nodes N] [--kf PATH] [--port PORT] [-- KF_SERVE_FLAGS...]
+#   deploy/cluster.sh start WORK_DIR [--nodes N] [--kf PATH] [--port PORT] [--redis-port PORT]
+#                     [-- KF_SERVE_FLAGS...]
 #   deploy/cluster.sh stop WORK_DIR
 #
 # start prints the cluster's URL (nginx) and writes WORK_DIR/cluster.env (NGINX_PORT, REDIS_PORT,
 # NODE_PORTS, the pid of every process); stop stops every process it started, nodes with
-# SIGTERM (they finish requests in flight). Installs redis-server and nginx-light if missing.
+# SIGTERM (they finish requests in flight). With --redis-port the nodes use a Redis already
+# running on 127.0.0.1 there, which stop leaves alone. Installs redis-server and nginx-light if
+# missing.
 # Without KF_SERVE_FLAGS the nodes take --allow-unsigned (a test setup); give --key for real use.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 command="${1:-}"; work="${2:-}"
-[ -n "$command" ] && [ -n "$work" ] || { sed -n '5,8p' "$0" >&2; exit 64; }
+[ -n "$command" ] && [ -n "$work" ] || { sed -n '5,14p' "$0" >&2; exit 64; }
 shift 2
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
@@ -35,8 +38,10 @@ stop_cluster() {
         for _ in $(seq 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
         kill -KILL "$pid" 2>/dev/null || true
     done
-    [ -n "${REDIS_PORT:-}" ] && redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
-    [ -n "${REDIS_PID:-}" ] && kill -KILL "$REDIS_PID" 2>/dev/null || true
+    if [ -n "${REDIS_PID:-}" ]; then
+        redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
+        kill -KILL "$REDIS_PID" 2>/dev/null || true
+    fi
     rm -f "$work/cluster.env"
     echo "cluster.sh: stopped"
 }
@@ -46,12 +51,13 @@ stop)
     stop_cluster
     ;;
 start)
-    nodes=3; kf=""; port=""
+    nodes=3; kf=""; port=""; redis_port=""
     while [ $# -gt 0 ]; do
         case "$1" in
             --nodes) nodes="$2"; shift 2 ;;
             --kf) kf="$2"; shift 2 ;;
             --port) port="$2"; shift 2 ;;
+            --redis-port) redis_port="$2"; shift 2 ;;
             --) shift; break ;;
             *) echo "cluster.sh: unknown option $1" >&2; exit 64 ;;
         esac
@@ -64,10 +70,14 @@ start)
     [ ! -f "$work/cluster.env" ] || { echo "cluster.sh: a cluster runs in $work already (stop it first)" >&2; exit 1; }
     trap 'stop_cluster >/dev/null' ERR
 
-    redis_port="$(free_port)"
-    redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" \
-        --logfile "$work/redis.log" >/dev/null 2>&1 &
-    echo "REDIS_PORT=$redis_port REDIS_PID=$!" > "$work/cluster.env"
+    redis_pid=""
+    if [ -z "$redis_port" ]; then
+        redis_port="$(free_port)"
+        redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" \
+            --logfile "$work/redis.log" >/dev/null 2>&1 &
+        redis_pid="$!"
+    fi
+    echo "REDIS_PORT=$redis_port REDIS_PID=$redis_pid" > "$work/cluster.env"
     wait_for "redis-server on $redis_port" redis-cli -p "$redis_port" ping
 
     node_ports=(); node_pids=(); servers=""
@@ -77,7 +87,7 @@ start)
             --redis "redis://127.0.0.1:$redis_port" "${flags[@]}" > "$work/node$index.log" 2>&1 &
         node_pids+=("$!"); node_ports+=("$node_port")
         servers+="        server 127.0.0.1:$node_port max_fails=1 fail_timeout=5s;"$'\n'
-        echo "REDIS_PORT=$redis_port REDIS_PID=$(. "$work/cluster.env"; echo "$REDIS_PID") NODE_PIDS=\"${node_pids[*]}\" NODE_PORTS=\"${node_ports[*]}\"" > "$work/cluster.env.new"
+        echo "REDIS_PORT=$redis_port REDIS_PID=$redis_pid NODE_PIDS=\"${node_pids[*]}\" NODE_PORTS=\"${node_ports[*]}\"" > "$work/cluster.env.new"
         mv "$work/cluster.env.new" "$work/cluster.env"
     done
     for node_port in "${node_ports[@]}"; do
@@ -99,5 +109,5 @@ PY
     echo "http://127.0.0.1:$port/"
     ;;
 *)
-    sed -n '5,8p' "$0" >&2; exit 64 ;;
+    sed -n '5,14p' "$0" >&2; exit 64 ;;
 esac

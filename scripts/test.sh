@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite: install what is missing, build and run every Swift test, check that kf
-# decodes real photographs of every kind to the pixels Pillow gives, that a package using only
-# KingfisherImaging builds without networking, and that the DocC catalogue builds; then run the
-# suite under ThreadSanitizer and every fuzz target for KF_FUZZ_SECONDS (default 30) seconds.
+# The whole test suite: install what is missing, build and run every Swift test and the
+# multi-node deployment test, check that kf decodes real photographs of every kind to the pixels
+# Pillow gives, that a package using only KingfisherImaging builds without networking, and that
+# the DocC catalogue builds; then run the suite under ThreadSanitizer and every fuzz target for
+# KF_FUZZ_SECONDS (default 30) seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +13,10 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh chromium redis-server
 swift build --build-tests
 swift test --skip-build
+
+# The multi-node deployment over real processes: redis-server, three kf serve nodes and nginx
+# (deploy/cluster.sh installs redis-server and nginx-light).
+python3 scripts/cluster-test.py "$(swift build --show-bin-path)/kf"
 
 scripts/install-python-deps.sh
 python3 Benchmarks/compare_with_pillow.py --kf "$(swift build --show-bin-path)/kf"
