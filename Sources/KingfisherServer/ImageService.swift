@@ -87,6 +87,11 @@ final class ImageService: Sendable {
         manager = KingfisherManager(downloader: downloader, cache: processedImages)
         if let redis = configuration.redis {
             let client = RedisClient(configuration: try configuration.redisClientConfiguration(url: redis), logger: logger)
+            // Originals too, so that another processing of a source another node fetched needs
+            // no fetch here.
+            var originalsConfig = RedisStorage.Config(client: client, prefix: configuration.redisPrefix + "original:")
+            originalsConfig.expiration = expiration
+            originals.sharedStorage = RedisStorage.Backend(config: originalsConfig)
             var storage = RedisStorage.Config(client: client, prefix: configuration.redisPrefix + "result:")
             storage.expiration = expiration
             cluster = RedisSingleFlight(storage: RedisStorage.Backend(config: storage),

@@ -17,6 +17,8 @@ public final class ImageCache: Sendable {
     public let diskStorage: DiskStorage.Backend<Data>
     /// The HTTP caching records of originals cached under ``HTTPCachePolicy/followHeaders``.
     let httpRecords = HTTPCacheRecords()
+    /// Guards ``sharedStorage``.
+    let shared = Locked<RedisStorage.Backend<Data>?>(nil)
     private let ioQueue: DispatchQueue
     private let readQueue: DispatchQueue
 
@@ -117,6 +119,8 @@ public final class ImageCache: Sendable {
                     try self.diskStorage.store(value: data, forKey: computedKey, expiration: options.diskCacheExpiration,
                                                forcedExtension: options.forcedExtension)
                 }
+                self.storeShared(data, computedKey: computedKey, forcedExtension: options.forcedExtension,
+                                 expiration: options.diskCacheExpiration)
             } else {
                 result = .failure(.cacheError(reason: .cannotSerializeImage(image: image, original: original, serializer: options.cacheSerializer)))
             }
@@ -147,6 +151,8 @@ public final class ImageCache: Sendable {
                 try self.diskStorage.store(value: data, forKey: key.computedKey(with: identifier), expiration: expiration,
                                            forcedExtension: forcedExtension)
             }
+            self.storeShared(data, computedKey: key.computedKey(with: identifier), forcedExtension: forcedExtension,
+                             expiration: expiration)
             if let completionHandler {
                 callbackQueue.execute { completionHandler(CacheStoreResult(memoryCacheResult: .success(()), diskCacheResult: result)) }
             }
@@ -255,16 +261,24 @@ public final class ImageCache: Sendable {
     /// thread with `loadDiskFileSynchronously`); completion on `options.callbackQueue`.
     public func retrieveImageInDiskCache(forKey key: String, options: KingfisherParsedOptionsInfo,
                                          completionHandler: @escaping @Sendable (Result<KFCrossPlatformImage?, KingfisherError>) -> Void) {
+        let computedKey = key.computedKey(with: options.processor.identifier)
         let work: @Sendable () -> Void = {
-            let result = Result { () throws(KingfisherError) -> KFCrossPlatformImage? in
-                let computedKey = key.computedKey(with: options.processor.identifier)
-                guard let data = try self.diskStorage.value(forKey: computedKey, forcedExtension: options.forcedExtension,
-                                                            extendingExpiration: options.diskCacheAccessExtendingExpiration) else {
-                    return nil
-                }
-                return options.cacheSerializer.image(with: data, options: options)
+            let result = Result { () throws(KingfisherError) -> Data? in
+                try self.diskStorage.value(forKey: computedKey, forcedExtension: options.forcedExtension,
+                                           extendingExpiration: options.diskCacheAccessExtendingExpiration)
             }
-            options.callbackQueue.execute { completionHandler(result) }
+            if case .success(.none) = result, self.sharedStorage != nil {
+                // Not on this disk: the shared level may have it (and then this disk keeps it).
+                Task {
+                    let data = await self.sharedData(forComputedKey: computedKey, forcedExtension: options.forcedExtension,
+                                                     expiration: options.diskCacheExpiration)
+                    let image = data.flatMap { options.cacheSerializer.image(with: $0, options: options) }
+                    options.callbackQueue.execute { completionHandler(.success(image)) }
+                }
+                return
+            }
+            let image = result.map { data in data.flatMap { options.cacheSerializer.image(with: $0, options: options) } }
+            options.callbackQueue.execute { completionHandler(image) }
         }
         if options.loadDiskFileSynchronously { work() } else { readQueue.async(execute: work) }
     }

@@ -201,6 +201,22 @@ public final class KingfisherManager: Sendable {
         let lookForOriginal = originalCache !== targetCache || !processor.identifier.isEmpty
         let originalType = lookForOriginal ? originalCache.imageCachedType(forKey: key, forcedExtension: options.forcedExtension) : .none
         guard originalType.cached, !options.fromMemoryCacheOrRefresh || originalType == .memory else {
+            if lookForOriginal, originalType == .none, !options.fromMemoryCacheOrRefresh, !processor.identifier.isEmpty,
+               originalCache.sharedStorage != nil, Self.decodesStoredData(options.cacheSerializer) {
+                // Another process may have stored the original in the shared level: brought to
+                // this disk, it is processed from its bytes as a disk original is.
+                Task {
+                    let found = await originalCache.sharedData(forComputedKey: key.computedKey(with: ""),
+                                                               forcedExtension: options.forcedExtension,
+                                                               expiration: options.diskCacheExpiration)
+                    guard found != nil else {
+                        return self.originalMissing(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
+                    }
+                    self.fromOriginalData(source, in: originalCache, retrieval: retrieval, progressBlock: progressBlock,
+                                          completion: completion)
+                }
+                return
+            }
             if options.onlyFromCache { return completion(.failure(.cacheError(reason: .imageNotExisting(key: key)))) }
             return load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
         }

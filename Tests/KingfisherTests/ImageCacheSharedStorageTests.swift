@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import Kingfisher
+
+/// ImageCache's shared level: two caches in different directories (two nodes) on one real
+/// redis-server.
+@Suite struct ImageCacheSharedStorageTests {
+    /// A cache in its own directory under `directory`, with a shared level on `redis`.
+    func node(_ name: String, in directory: URL, redis: RedisTestServer) throws -> ImageCache {
+        let cache = try ImageCache(name: name, cacheDirectoryURL: directory.appendingPathComponent(name))
+        let client = RedisClient(configuration: redis.clientConfiguration, logger: RecordingLogHandler.Lines().logger())
+        cache.sharedStorage = RedisStorage.Backend(config: RedisStorage.Config(client: client, prefix: "test:"))
+        return cache
+    }
+
+    @Test func whatOneNodeStoresAnotherFindsAndKeepsOnItsDisk() async throws {
+        try await withRedis { redis in
+            try await withTemporaryDirectory { directory in
+                let first = try node("first", in: directory, redis: redis)
+                let second = try node("second", in: directory, redis: redis)
+                let data = try Fixtures.data("photo.png")
+                try await first.storeToDisk(data, forKey: "https://example.com/photo.png")
+                // Written in the background: wait until Redis has it.
+                let name = first.hash(forKey: "https://example.com/photo.png")
+                for _ in 0..<500 {
+                    if try await redis.cli("EXISTS", "test:\(name)").stdout.hasPrefix("1") { break }
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                #expect(second.imageCachedType(forKey: "https://example.com/photo.png") == .none, "not on its own disk yet")
+                let found = try await second.retrieveImage(forKey: "https://example.com/photo.png")
+                #expect(found.cacheType == .disk && found.image?.pixelWidth == 190)
+                #expect(second.diskStorage.isCached(forKey: "https://example.com/photo.png"), "kept on the second node's disk")
+            }
+        }
+    }
+
+    @Test func withRedisGoneAMissIsOnlyAMiss() async throws {
+        try await withRedis { redis in
+            try await withTemporaryDirectory { directory in
+                let cache = try node("alone", in: directory, redis: redis)
+                await redis.stop()
+                let found = try await cache.retrieveImage(forKey: "https://example.com/none.png")
+                #expect(found.image == nil)
+                try await cache.storeToDisk(try Fixtures.data("photo.png"), forKey: "https://example.com/photo.png")
+                #expect(try await cache.retrieveImage(forKey: "https://example.com/photo.png").cacheType == .disk)
+            }
+        }
+    }
+
+    @Test func anotherProcessingOnAnotherNodeUsesTheSharedOriginal() async throws {
+        try await withRedis { redis in
+            try await withTestHTTPServerAndDirectory { server, directory in
+                let url = server.url("/image/photo.png")
+                var processed: [Int] = []
+                for (name, processor) in [("first", BlurImageProcessor(blurRadius: 2) as any ImageProcessor),
+                                          ("second", ResizingImageProcessor(referenceSize: CGSize(width: 20, height: 20)))] {
+                    let originals = try node("\(name)-originals", in: directory, redis: redis)
+                    let cache = try ImageCache(name: name, cacheDirectoryURL: directory.appendingPathComponent(name))
+                    let manager = KingfisherManager(downloader: ImageDownloader(name: name), cache: cache)
+                    let result = try await manager.retrieveImage(with: .network(KF.ImageResource(downloadURL: url)), options: [
+                        .processor(processor), .originalCache(originals), .cacheOriginalImage, .waitForCache,
+                    ])
+                    processed.append(result.image.pixelWidth)
+                    // The original reaches Redis in the background after the disk write.
+                    let name = originals.hash(forKey: url.absoluteString)
+                    for _ in 0..<500 {
+                        if try await redis.cli("EXISTS", "test:\(name)").stdout.hasPrefix("1") { break }
+                        try await Task.sleep(for: .milliseconds(10))
+                    }
+                }
+                #expect(processed == [190, 20])
+                #expect(server.requests("/image/photo.png") == 1, "the second node processed the first's original")
+            }
+        }
+    }
+}
