@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Benchmarks kf against its peers in one run and writes BENCHMARKS.md.
-# Installs what is missing (Debian: libvips-tools, hyperfine, gcc, nginx-light, curl, wrk; pip: Pillow,
+# Installs what is missing (Debian: libvips-tools, hyperfine, gcc, nginx-light, curl, wrk, redis-server; pip: Pillow,
 # scikit-image, pyvips, requests; thumbor in its own venv under .build),
 # builds in release mode, generates the inputs at run time into a temporary directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh libvips-tools hyperfine gcc nginx-light curl wrk
+scripts/install-deps.sh libvips-tools hyperfine gcc nginx-light curl wrk redis-server
 scripts/install-python-deps.sh
 if ! python3 -c "import pyvips, requests" 2>/dev/null; then
     echo "Installing pyvips and requests (pip)"

@@ -22,6 +22,7 @@ import PIL
 from PIL import Image
 
 import resize_quality
+import serve_cluster
 import serve_vs_thumbor
 
 
@@ -331,6 +332,10 @@ def main():
     serve = serve_vs_thumbor.measure(args.bin, args.work, args.thumbor)
     rows.extend(serve_vs_thumbor.rows(serve))
 
+    print("kf serve as a cluster (deploy/cluster.sh, nginx, Redis)...", flush=True)
+    cluster = serve_cluster.measure(args.bin, os.path.join(args.work, "cluster"))
+    rows.extend(serve_cluster.rows(cluster))
+
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "# Benchmarks",
@@ -368,6 +373,8 @@ def main():
         "with the same concurrency, the floor under the downloader.",
         "",
         *serve_vs_thumbor.paragraph(serve),
+        "",
+        *serve_cluster.paragraph(cluster),
         "",
         "Resize quality: PSNR (RGB) of `kf process --processor 'resize(WxH)'` against Pillow's "
         "`resize((W, H), LANCZOS)` on the same PNG (`Benchmarks/resize_quality.py`):",

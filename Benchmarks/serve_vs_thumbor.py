@@ -232,12 +232,7 @@ class Run:
              "--directory", directory],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_until_up(f"http://127.0.0.1:{port}/healthz", process, "kf serve")
-        # The processing segment as `kf url` writes it; the source segment is made per request.
-        probe = subprocess.run([self.kf, "url", "http://x/", "--processor", PROCESSING, "--format", "jpg"],
-                               check=True, capture_output=True, text=True).stdout.strip()
-        path = probe[probe.index("/unsafe/"):] if "/unsafe/" in probe else probe
-        prefix = path[:path.rindex("/") + 1]
-        return process, port, prefix
+        return process, port, kf_path_prefix(self.kf)
 
     def kf_path(self, prefix, source):
         import base64
@@ -312,6 +307,15 @@ class Run:
             stop(process)
             self.clean_up()
         return figures
+
+
+def kf_path_prefix(kf):
+    """`/unsafe/PROCESSING/`: the processing segment as `kf url` writes it; the source segment
+    is made per request."""
+    probe = subprocess.run([kf, "url", "http://x/", "--processor", PROCESSING, "--format", "jpg"],
+                           check=True, capture_output=True, text=True).stdout.strip()
+    path = probe[probe.index("/unsafe/"):] if "/unsafe/" in probe else probe
+    return path[:path.rindex("/") + 1]
 
 
 def kf_metrics(port):

@@ -15,6 +15,8 @@ import Kingfisher
 //                                                 to 400 px for the disk hit), prints key=value lines
 //   kf-bench revalidate URL                      a revalidated (304) hit against a disk hit and one
 //                                                 loopback round trip (URL: no-cache, with an ETag)
+//   kf-bench tier FILE REDIS_PORT                a hit in the shared Redis level against a disk hit,
+//                                                 FILE's bytes as the value, prints key=value lines
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -103,6 +105,13 @@ case "blur":
     measure("blur") { image.kf.blurred(withRadius: radius) }
 case "cache":
     await CacheBenchmark.run(jpeg: data)
+case "tier":
+    guard arguments.count >= 4, let port = Int(arguments[3]) else { fail("tier needs a REDIS_PORT") }
+    do {
+        try await TierBenchmark.run(value: data, redisPort: port)
+    } catch {
+        fail("tier: \(error)")
+    }
 default:
     fail("unknown mode \(mode)")
 }
