@@ -4,7 +4,7 @@ import Testing
 
 /// Options Kingfisher has and Linux ignores are accepted (deprecated, with a note saying they
 /// have no effect) and change nothing else.
-@Suite(.timeLimit(.minutes(1))) struct DeprecatedNoOpTests {
+@Suite(.timeLimit(.minutes(10))) struct DeprecatedNoOpTests {
     @Test func noOpItemsLeaveTheOtherOptionsAsParsed() {
         let items: KingfisherOptionsInfo = [.scaleFactor(2), .maxPixelCount(10), .onlyLoadFirstFrame]
         let parsed = KingfisherParsedOptionsInfo(linuxNoOpItems() + items + linuxNoOpItems())

@@ -5,7 +5,7 @@ import Testing
 
 /// Processors say why they failed: the imaging module's throwing form, and how Kingfisher's
 /// `ImageProcessor` path carries those errors without decoding twice.
-@Suite(.timeLimit(.minutes(2))) struct ThrowingProcessingTests {
+@Suite(.timeLimit(.minutes(10))) struct ThrowingProcessingTests {
     let html = Data("<html><body>not an image</body></html>".utf8)
 
     @Test func aBuiltInProcessorThrowsTheDecodingErrorOfData() {
