@@ -10,8 +10,8 @@
 # start prints the cluster's URL (nginx) and writes WORK_DIR/cluster.env (NGINX_PORT, REDIS_PORT,
 # NODE_PORTS, the pid of every process); stop stops every process it started, nodes with
 # SIGTERM (they finish requests in flight). With --redis-port the nodes use a Redis already
-# running on 127.0.0.1 there, which stop leaves alone. Installs redis-server and nginx-light if
-# missing.
+# running on 127.0.0.1 there, which stop leaves alone; otherwise the Redis it starts keeps at most
+# $REDIS_MAXMEMORY (default 1gb). Installs redis-server and nginx-light if missing.
 # Without KF_SERVE_FLAGS the nodes take --allow-unsigned (a test setup); give --key for real use.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -73,7 +73,9 @@ start)
     redis_pid=""
     if [ -z "$redis_port" ]; then
         redis_port="$(free_port)"
+        # Every key the nodes write has a TTL, so volatile-lru may evict any of them when full.
         redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" \
+            --maxmemory "${REDIS_MAXMEMORY:-1gb}" --maxmemory-policy volatile-lru \
             --logfile "$work/redis.log" >/dev/null 2>&1 &
         redis_pid="$!"
     fi
@@ -86,7 +88,7 @@ start)
         "$kf" serve --host 127.0.0.1 --port "$node_port" --name "kf-node$index" --directory "$work/node$index" \
             --redis "redis://127.0.0.1:$redis_port" "${flags[@]}" > "$work/node$index.log" 2>&1 &
         node_pids+=("$!"); node_ports+=("$node_port")
-        servers+="        server 127.0.0.1:$node_port max_fails=1 fail_timeout=5s;"$'\n'
+        servers+="        server 127.0.0.1:$node_port max_fails=5 fail_timeout=5s;"$'\n'
         echo "REDIS_PORT=$redis_port REDIS_PID=$redis_pid NODE_PIDS=\"${node_pids[*]}\" NODE_PORTS=\"${node_ports[*]}\"" > "$work/cluster.env.new"
         mv "$work/cluster.env.new" "$work/cluster.env"
     done

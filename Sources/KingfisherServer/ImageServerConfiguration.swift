@@ -128,7 +128,8 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
                                 ("client idle timeout", clientIdleTimeout)] {
             try require(seconds.isFinite && seconds > 0 && seconds <= 86_400, "the \(name) must be a positive number of seconds up to a day")
         }
-        try require(leaseSeconds.isFinite && leaseSeconds >= 0.1 && leaseSeconds <= 3600, "the lease must be 0.1 to 3600 seconds")
+        // A renewal may take the client's command timeout (0.5 s); three of them must fit.
+        try require(leaseSeconds.isFinite && leaseSeconds >= 1.5 && leaseSeconds <= 3600, "the lease must be 1.5 to 3600 seconds")
         if let redis { _ = try redisClientConfiguration(url: redis) }
         for format in negotiatedFormats {
             try require(["avif", "webp"].contains(format), "negotiated format '\(format)' is not avif or webp")

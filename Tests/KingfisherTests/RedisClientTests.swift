@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOPosix
 import Testing
 @testable import Kingfisher
 
@@ -106,6 +107,21 @@ import Testing
                 return error.kind == .timedOut && error.description == "redis at 127.0.0.1:\(port) did not answer GET within 0.2 s"
             }
             #expect(!client.isUp, "a timeout counts as down: the next commands do not each wait")
+        }
+    }
+
+    @Test func aCommandOnAClosedConnectionFailsInsteadOfWaiting() async throws {
+        try await withRedis { redis in
+            let connection = try await RedisConnection.connect(host: "127.0.0.1", port: redis.port, timeout: .seconds(5),
+                                                               group: MultiThreadedEventLoopGroup.singleton)
+            #expect(try await connection.send(RESPCommand("PING"), timeout: .seconds(60)) == .simpleString("PONG"))
+            connection.close()
+            try await connection.channel.closeFuture.get()
+            // The handler is gone with the channel: the write itself must fail the command
+            // (the 60 s deadline would otherwise be the only way out).
+            await #expect { _ = try await connection.send(RESPCommand("PING"), timeout: .seconds(60)) } throws: { error in
+                (error as? RedisError)?.kind == .unreachable
+            }
         }
     }
 

@@ -20,6 +20,15 @@ extension ImageCache {
         Task { _ = try? await storage.store(value: data, forKey: name, expiration: expiration) }
     }
 
+    /// Removes a computed key from the shared level in the background, if there is one: a
+    /// removed image must not come back from there at the next disk miss. (Clearing the disk
+    /// cache leaves the shared level alone: other processes still use it.)
+    func removeShared(computedKey: String, forcedExtension: String?) {
+        guard let storage = sharedStorage else { return }
+        let name = diskStorage.cacheFileName(forKey: computedKey, forcedExtension: forcedExtension)
+        Task { try? await storage.remove(forKey: name) }
+    }
+
     /// The shared level's data for a computed key, also written to this disk; `nil` when there
     /// is no shared level, it has none, or Redis cannot be reached.
     func sharedData(forComputedKey computedKey: String, forcedExtension: String?, expiration: StorageExpiration?) async -> Data? {

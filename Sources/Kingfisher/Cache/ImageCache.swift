@@ -181,6 +181,7 @@ public final class ImageCache: Sendable {
             if let completionHandler { callbackQueue.execute { completionHandler(nil) } }
             return
         }
+        removeShared(computedKey: computedKey, forcedExtension: forcedExtension)
         ioQueue.async {
             let failure: Error?
             do {

@@ -120,7 +120,9 @@ public final class RedisClient: Sendable {
     private func connection() async throws(RedisError) -> RedisConnection {
         // A slot's connection may have closed since (a timeout, a restarted server): that slot
         // connects again on the next round.
-        for _ in 0..<2 {
+        // After a restart every slot may hold a dead connection: each is emptied once, and the
+        // round after that connects.
+        for _ in 0...(configuration.connections + 1) {
             if let connection = try await pickConnection(), connection.isActive { return connection }
         }
         throw RedisError(.unreachable, "the connections to redis at \(configuration.address) keep closing")

@@ -75,6 +75,11 @@ final class RedisCommandHandler: ChannelDuplexHandler {
         promise.succeed(value)
     }
 
+    func handlerRemoved(context: ChannelHandlerContext) {
+        let error = failure ?? RedisError(.unreachable, "the connection to redis at \(peer) is closed")
+        while let promise = waiting.popFirst() { promise.fail(error) }
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         fail(context: context, failure ?? RedisError(.unreachable, "redis at \(peer) closed the connection"))
         context.fireChannelInactive()

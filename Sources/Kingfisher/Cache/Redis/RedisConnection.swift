@@ -62,12 +62,23 @@ final class RedisConnection: Sendable {
         let eventLoop = channel.eventLoop
         let promises = commands.map { _ in eventLoop.makePromise(of: RESPValue.self) }
         let all = EventLoopFuture.whenAllSucceed(promises.map(\.futureResult), on: eventLoop)
-        let channel = self.channel
+        let channel = self.channel, peer = self.peer
+        // The deadline fails the promises itself: once the channel has closed and its handler
+        // is gone, nothing else would (completing a promise twice does nothing).
         let deadline = eventLoop.scheduleTask(in: timeout) {
-            channel.pipeline.fireErrorCaught(RedisError(.timedOut, "redis at \(self.peer) did not answer \(commands.first?.name ?? "") within \(timeout.seconds) s"))
+            let error = RedisError(.timedOut, "redis at \(peer) did not answer \(commands.first?.name ?? "") within \(timeout.seconds) s")
+            channel.pipeline.fireErrorCaught(error)
+            promises.forEach { $0.fail(error) }
+            channel.close(promise: nil)
         }
         all.whenComplete { _ in deadline.cancel() }
-        channel.writeAndFlush(RedisCommandHandler.Batch(commands: commands, promises: promises), promise: nil)
+        // A write the closed channel drops fails the batch now, not at the deadline.
+        let written = eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenFailure { error in
+            let failure = error as? RedisError ?? RedisError(.unreachable, "the connection to redis at \(peer) is closed")
+            promises.forEach { $0.fail(failure) }
+        }
+        channel.writeAndFlush(RedisCommandHandler.Batch(commands: commands, promises: promises), promise: written)
         return all
     }
 

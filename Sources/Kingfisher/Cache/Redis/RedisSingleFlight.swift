@@ -63,10 +63,10 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable 
                 break
             }
             if let lease {
-                // A holder that took the lease just after another stored the value finds it here.
-                if waited, let found = try? await storage.value(forKey: key) {
+                // Another may have stored the value and released the lease since the first look.
+                if let found = try? await storage.value(forKey: key) {
                     try? await lease.release()
-                    return (found, .waited)
+                    return (found, waited ? .waited : .found)
                 }
                 return (try await makeAndShare(key, holding: lease, make: make), .made)
             }
