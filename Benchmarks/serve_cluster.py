@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import time
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -52,7 +53,6 @@ def measure_nodes(run, kf, nodes, duration):
             run.wrk(port, args(run.unique("warm")), run.warmup)
             figures[scenario] = run.wrk(port, args(run.unique("run")), duration)
         result = os.path.join(run.work, "cluster-result.jpg")
-        import urllib.request
         with urllib.request.urlopen(f"http://127.0.0.1:{port}{fixed}") as response, open(result, "wb") as f:
             f.write(response.read())
         return figures, redis_port, result
@@ -125,11 +125,7 @@ def main():
     parser.add_argument("--warmup", type=int, default=2)
     args = parser.parse_args()
     figures = measure(args.bin, args.work, args.duration, args.warmup)
-    print("| scenario | ours | peer | peer's | ratio | target |\n|---|---|---|---|---|---|")
-    for row in rows(figures):
-        print("| " + " | ".join(row) + " |")
-    print()
-    print("\n".join(paragraph(figures)))
+    svt.print_report(rows(figures), paragraph(figures))
 
 
 if __name__ == "__main__":

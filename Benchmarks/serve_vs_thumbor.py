@@ -460,11 +460,16 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     measured = measure(args.bin, os.path.abspath(args.work), args.thumbor, args.duration, args.warmup, args.rounds,
                        args.server_cpus, args.load_cpus)
+    print_report(rows(measured), paragraph(measured))
+
+
+def print_report(table_rows, paragraph_lines):
+    """The rows as a BENCHMARKS.md table, then the paragraph that says how they were measured."""
     print("\n| scenario | ours | peer | peer's | ratio (ours / peer) | target |\n|---|---|---|---|---|---|")
-    for row in rows(measured):
+    for row in table_rows:
         print("| " + " | ".join(row) + " |")
     print()
-    print("\n".join(paragraph(measured)))
+    print("\n".join(paragraph_lines))
 
 
 if __name__ == "__main__":

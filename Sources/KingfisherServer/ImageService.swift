@@ -87,14 +87,15 @@ final class ImageService: Sendable {
         manager = KingfisherManager(downloader: downloader, cache: processedImages)
         if let redis = configuration.redis {
             let client = RedisClient(configuration: try configuration.redisClientConfiguration(url: redis), logger: logger)
+            func storage<T>(_ kind: String) -> RedisStorage.Backend<T> {
+                var config = RedisStorage.Config(client: client, prefix: configuration.redisPrefix + kind + ":")
+                config.expiration = expiration
+                return RedisStorage.Backend(config: config)
+            }
             // Originals too, so that another processing of a source another node fetched needs
             // no fetch here.
-            var originalsConfig = RedisStorage.Config(client: client, prefix: configuration.redisPrefix + "original:")
-            originalsConfig.expiration = expiration
-            originals.sharedStorage = RedisStorage.Backend(config: originalsConfig)
-            var storage = RedisStorage.Config(client: client, prefix: configuration.redisPrefix + "result:")
-            storage.expiration = expiration
-            cluster = RedisSingleFlight(storage: RedisStorage.Backend(config: storage),
+            originals.sharedStorage = storage("original")
+            cluster = RedisSingleFlight(storage: storage("result"),
                                         leaseDuration: .milliseconds(Int64(configuration.leaseSeconds * 1000)),
                                         maxWait: .milliseconds(Int64(configuration.maxFetchDuration * 1000) * 2))
         } else {

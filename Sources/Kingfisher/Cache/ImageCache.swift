@@ -273,8 +273,11 @@ public final class ImageCache: Sendable {
                 Task {
                     let data = await self.sharedData(forComputedKey: computedKey, forcedExtension: options.forcedExtension,
                                                      expiration: options.diskCacheExpiration)
-                    let image = data.flatMap { options.cacheSerializer.image(with: $0, options: options) }
-                    options.callbackQueue.execute { completionHandler(.success(image)) }
+                    // Decoded on the read queue, as a disk hit is: not on the cooperative pool.
+                    self.readQueue.async {
+                        let image = data.flatMap { options.cacheSerializer.image(with: $0, options: options) }
+                        options.callbackQueue.execute { completionHandler(.success(image)) }
+                    }
                 }
                 return
             }

@@ -209,11 +209,11 @@ public final class KingfisherManager: Sendable {
                     let found = await originalCache.sharedData(forComputedKey: key.computedKey(with: ""),
                                                                forcedExtension: options.forcedExtension,
                                                                expiration: options.diskCacheExpiration)
-                    guard found != nil else {
+                    guard let found else {
                         return self.originalMissing(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
                     }
-                    self.fromOriginalData(source, in: originalCache, retrieval: retrieval, progressBlock: progressBlock,
-                                          completion: completion)
+                    self.fromOriginalData(source, in: originalCache, data: found, retrieval: retrieval,
+                                          progressBlock: progressBlock, completion: completion)
                 }
                 return
             }
@@ -246,13 +246,15 @@ public final class KingfisherManager: Sendable {
     /// is: the processor decodes them itself, at the reduced scale its output needs (a resize of
     /// a large photo never decodes it whole), and the whole original is not put in memory. Bytes
     /// that are gone or do not decode count as no original, as an unreadable disk hit does.
-    private func fromOriginalData(_ source: Source, in originalCache: ImageCache, retrieval: ImageRetrieval,
-                                  progressBlock: DownloadProgressBlock?, completion: @escaping Completion) {
+    /// `data`, when given, is the original's bytes already read (from the shared level).
+    private func fromOriginalData(_ source: Source, in originalCache: ImageCache, data known: Data? = nil,
+                                  retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
+                                  completion: @escaping Completion) {
         let options = retrieval.workingOptions
         let key = source.cacheKey
         (options.processingQueue ?? .dispatch(processingQueue)).execute {
             if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }
-            let stored = try? originalCache.diskStorage.value(
+            let stored = try? known ?? originalCache.diskStorage.value(
                 forKey: key.computedKey(with: ""), forcedExtension: options.forcedExtension,
                 extendingExpiration: options.diskCacheAccessExtendingExpiration)
             guard let data = stored else {

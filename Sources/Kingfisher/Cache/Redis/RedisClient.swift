@@ -118,10 +118,9 @@ public final class RedisClient: Sendable {
     /// A connection from the pool, connecting one if its slot has none; fails at once while the
     /// server is down and the retry time has not come.
     private func connection() async throws(RedisError) -> RedisConnection {
-        // A slot's connection may have closed since (a timeout, a restarted server): that slot
-        // connects again on the next round.
-        // After a restart every slot may hold a dead connection: each is emptied once, and the
-        // round after that connects.
+        // A slot's connection may have closed since (a timeout, a restarted server). After a
+        // restart every slot may hold a dead one: each is emptied once, and the round after
+        // that connects.
         for _ in 0...(configuration.connections + 1) {
             if let connection = try await pickConnection(), connection.isActive { return connection }
         }

@@ -40,14 +40,15 @@ final class RedisNotifications: Sendable {
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                // Registered before the timer starts and before cancellation is looked at, so
-                // that neither can miss the continuation.
-                state.withLock { $0.waiters[key, default: [:]][id] = continuation }
-                let timer = Task { [self] in
-                    try? await Task.sleep(for: .nanoseconds(timeout.nanoseconds))
-                    resume(key, id: id, with: false)
+                // Registered with its timer in one step, before cancellation is looked at: a
+                // timer firing at once, or a cancellation, finds both and leaves nothing behind.
+                state.withLock { state in
+                    state.waiters[key, default: [:]][id] = continuation
+                    state.timers[id] = Task { [self] in
+                        try? await Task.sleep(for: .nanoseconds(timeout.nanoseconds))
+                        resume(key, id: id, with: false)
+                    }
                 }
-                state.withLock { $0.timers[id] = timer }
                 if Task.isCancelled { resume(key, id: id, with: false) }
             }
         } onCancel: {
