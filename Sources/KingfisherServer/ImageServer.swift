@@ -14,6 +14,7 @@ public struct ImageServer: Service {
     /// The settings it runs with.
     public let configuration: ImageServerConfiguration
     private let application: Application<ImageServiceResponder>
+    private let service: ImageService
 
     /// Creates the service; nothing listens until ``run()``.
     ///
@@ -27,6 +28,7 @@ public struct ImageServer: Service {
                 onListening: @escaping @Sendable (Int) async -> Void = { _ in }) throws {
         self.configuration = configuration
         let service = try ImageService(configuration: configuration, metrics: ServiceMetrics(), logger: logger)
+        self.service = service
         let responder = ImageServiceResponder(service: service, logger: logger)
         application = Application(
             responder: responder,
@@ -37,11 +39,13 @@ public struct ImageServer: Service {
             logger: logger)
     }
 
-    /// Serves until the task is cancelled or a graceful shutdown is triggered.
+    /// Serves until the task is cancelled or a graceful shutdown is triggered; then closes its
+    /// Redis connections (`--redis`).
     ///
     /// - Throws: ``ConfigurationError`` naming the address when it cannot listen there (in use,
     ///   not an address of this machine, a port it may not bind).
     public func run() async throws {
+        defer { service.shutdown() }
         do {
             try await application.run()
         } catch let error as IOError {

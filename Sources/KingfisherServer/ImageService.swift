@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Kingfisher
 import Logging
+import NIOCore
 
 /// The work behind an image URL: checks, caches, coalescing, slots, and the library's manager
 /// for the source, the original cache and the processors.
@@ -26,6 +27,7 @@ final class ImageService: Sendable {
     let slots: WorkSlots
     /// Results shared with the other nodes through Redis (`--redis`), and made by one of them.
     let cluster: RedisSingleFlight<ServedImage>?
+    private let redis: RedisClient?
     private let flights = SingleFlight<String, (ServedImage, ServiceMetrics.ResultLevel)>()
     private let parsedRequests = ParsedRequests()
     private let negotiable: [OutputFormat]
@@ -87,18 +89,20 @@ final class ImageService: Sendable {
         manager = KingfisherManager(downloader: downloader, cache: processedImages)
         if let redis = configuration.redis {
             let client = RedisClient(configuration: try configuration.redisClientConfiguration(url: redis), logger: logger)
+            self.redis = client
             func storage<T>(_ kind: String) -> RedisStorage.Backend<T> {
                 var config = RedisStorage.Config(client: client, prefix: configuration.redisPrefix + kind + ":")
                 config.expiration = expiration
                 return RedisStorage.Backend(config: config)
             }
-            // Originals too, so that another processing of a source another node fetched needs
-            // no fetch here.
-            originals.sharedStorage = storage("original")
-            cluster = RedisSingleFlight(storage: storage("result"),
-                                        leaseDuration: .milliseconds(Int64(configuration.leaseSeconds * 1000)),
-                                        maxWait: .milliseconds(Int64(configuration.maxFetchDuration * 1000) * 2))
+            let lease = TimeAmount.milliseconds(Int64(configuration.leaseSeconds * 1000))
+            let maxWait = TimeAmount.milliseconds(Int64(configuration.maxFetchDuration * 1000) * 2)
+            // Originals too, fetched under their own leases: another processing of a source
+            // another node fetches, or fetched, needs no fetch here.
+            originals.useSharedStorage(storage("original"), leaseDuration: lease, maxWait: maxWait)
+            cluster = RedisSingleFlight(storage: storage("result"), leaseDuration: lease, maxWait: maxWait)
         } else {
+            redis = nil
             cluster = nil
         }
         slots = WorkSlots(slots: configuration.processingSlots, lineLimit: configuration.queueLimit) { waiting, busy in
@@ -110,6 +114,13 @@ final class ImageService: Sendable {
         for format in configuration.negotiatedFormats.compactMap({ OutputFormat(fileExtension: $0) }) where !format.canEncode {
             logger.warning("\(format.rawValue) is not offered to Accept: this build cannot encode it")
         }
+    }
+
+    /// Closes the Redis connections and subscriptions, if any; for after the last request.
+    func shutdown() {
+        cluster?.shutdown()
+        originals.useSharedStorage(nil)
+        redis?.shutdown()
     }
 
     /// The answer for an image URL's path, or the error to answer with.

@@ -73,4 +73,55 @@ import Testing
             }
         }
     }
+
+    /// Two managers on two nodes, each with its own processing of one source, at once.
+    func retrieveOnTwoNodes(_ url: URL, in directory: URL, redis: RedisTestServer) async throws -> [Result<Int, KingfisherError>] {
+        let processors: [any ImageProcessor] = [BlurImageProcessor(blurRadius: 2),
+                                                ResizingImageProcessor(referenceSize: CGSize(width: 20, height: 20))]
+        return try await withThrowingTaskGroup(of: (Int, Result<Int, KingfisherError>).self) { group in
+            for (index, processor) in processors.enumerated() {
+                let originals = try node("originals-\(index)", in: directory, redis: redis)
+                let cache = try ImageCache(name: "node-\(index)", cacheDirectoryURL: directory.appendingPathComponent("node-\(index)"))
+                let manager = KingfisherManager(downloader: ImageDownloader(name: "node-\(index)"), cache: cache)
+                group.addTask {
+                    do {
+                        let result = try await manager.retrieveImage(with: .network(KF.ImageResource(downloadURL: url)), options: [
+                            .processor(processor), .originalCache(originals), .cacheOriginalImage,
+                        ])
+                        return (index, .success(result.image.pixelWidth))
+                    } catch let error as KingfisherError {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }.sorted { $0.key < $1.key }.map(\.value)
+        }
+    }
+
+    @Test func twoProcessingsOfANewSourceOnTwoNodesFetchItOnce() async throws {
+        try await withRedis { redis in
+            try await withTestHTTPServerAndDirectory { server, directory in
+                // Slow enough that the second node asks while the first is fetching.
+                let url = server.url("/slow/photo.png?chunk=1024&interval=20")
+                let widths = try await retrieveOnTwoNodes(url, in: directory, redis: redis).map { try $0.get() }
+                #expect(widths == [190, 20])
+                #expect(server.requests("/slow/photo.png") == 1, "one node fetched; the other processed what it stored")
+            }
+        }
+    }
+
+    @Test func aFailedFetchLetsTheOtherNodeTryAndFail() async throws {
+        try await withRedis { redis in
+            try await withTestHTTPServerAndDirectory { server, directory in
+                let results = try await retrieveOnTwoNodes(server.url("/status/404"), in: directory, redis: redis)
+                for result in results {
+                    guard case .failure(let error) = result, case .responseError(reason: .invalidHTTPStatusCode) = error else {
+                        Issue.record("expected a 404 failure, got \(result)")
+                        continue
+                    }
+                }
+                #expect(server.requests("/status/404") == 2, "the waiter tried after the holder failed")
+            }
+        }
+    }
 }

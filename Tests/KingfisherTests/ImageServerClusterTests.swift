@@ -89,6 +89,25 @@ import Testing
         }
     }
 
+    @Test func threeProcessingsOfANewSourceOnThreeNodesMakeOneSourceFetch() async throws {
+        try await withRedis { redis in
+            try await withTestHTTPServer { origin in
+                let source = origin.url("/slow/photo_baseline_420.jpg?chunk=1024&interval=20")
+                try await withNodes(3, redis: redis) { nodes in
+                    let answers = try await withThrowingTaskGroup(of: ImageServiceUnderTest.Answer.self) { group in
+                        for (node, processing) in zip(nodes, ["resize(40x40,fill)", "blur(2)", "resize(20x20)"]) {
+                            group.addTask { try await node.get(node.path(source, processing, format: .png)) }
+                        }
+                        return try await group.reduce(into: []) { $0.append($1) }
+                    }
+                    #expect(answers.allSatisfy { $0.status == 200 }, "\(answers.map(\.text))")
+                    #expect(origin.requests("/slow/photo_baseline_420.jpg") == 1,
+                            "one node fetched under the original's lease; the others processed what it stored")
+                }
+            }
+        }
+    }
+
     @Test func withRedisStoppedEveryRequestStillSucceeds() async throws {
         try await withRedis { redis in
             try await withTestHTTPServer { origin in

@@ -17,8 +17,8 @@ public final class ImageCache: Sendable {
     public let diskStorage: DiskStorage.Backend<Data>
     /// The HTTP caching records of originals cached under ``HTTPCachePolicy/followHeaders``.
     let httpRecords = HTTPCacheRecords()
-    /// Guards ``sharedStorage``.
-    let shared = Locked<RedisStorage.Backend<Data>?>(nil)
+    /// Guards ``sharedStorage`` and ``sharedFetches``.
+    let shared = Locked<SharedLevel?>(nil)
     private let ioQueue: DispatchQueue
     private let readQueue: DispatchQueue
 
@@ -79,6 +79,8 @@ public final class ImageCache: Sendable {
     ///   - cacheSerializer: Turns the image into data. Default ``DefaultCacheSerializer/default``.
     ///   - toDisk: Whether to store on disk too. Default `true`.
     ///   - callbackQueue: Where `completionHandler` runs. Default `.untouch`.
+    ///   - completionHandler: Called once the disk file is written and, with a
+    ///     ``sharedStorage``, once the shared level has it too (or failed to take it).
     public func store(_ image: KFCrossPlatformImage, original: Data? = nil, forKey key: String,
                       processorIdentifier identifier: String = "", forcedExtension: String? = nil,
                       cacheSerializer serializer: any CacheSerializer = DefaultCacheSerializer.default,
@@ -113,20 +115,20 @@ public final class ImageCache: Sendable {
             return
         }
         ioQueue.async {
-            let result: Result<Void, KingfisherError>
-            if let data = options.cacheSerializer.data(with: image, original: original) {
-                result = Result { () throws(KingfisherError) in
-                    try self.diskStorage.store(value: data, forKey: computedKey, expiration: options.diskCacheExpiration,
-                                               forcedExtension: options.forcedExtension)
-                }
-                self.storeShared(data, computedKey: computedKey, forcedExtension: options.forcedExtension,
-                                 expiration: options.diskCacheExpiration)
-            } else {
-                result = .failure(.cacheError(reason: .cannotSerializeImage(image: image, original: original, serializer: options.cacheSerializer)))
-            }
-            if let completionHandler {
+            let finish: @Sendable (Result<Void, KingfisherError>) -> Void = { result in
+                guard let completionHandler else { return }
                 options.callbackQueue.execute { completionHandler(CacheStoreResult(memoryCacheResult: .success(()), diskCacheResult: result)) }
             }
+            guard let data = options.cacheSerializer.data(with: image, original: original) else {
+                return finish(.failure(.cacheError(reason: .cannotSerializeImage(image: image, original: original,
+                                                                                serializer: options.cacheSerializer))))
+            }
+            let result = Result { () throws(KingfisherError) in
+                try self.diskStorage.store(value: data, forKey: computedKey, expiration: options.diskCacheExpiration,
+                                           forcedExtension: options.forcedExtension)
+            }
+            self.storeShared(data, computedKey: computedKey, forcedExtension: options.forcedExtension,
+                             expiration: options.diskCacheExpiration) { finish(result) }
         }
     }
 
@@ -141,7 +143,9 @@ public final class ImageCache: Sendable {
         try result.diskCacheResult.get()
     }
 
-    /// Writes `data` to disk for `key` (and processor `identifier`) without touching memory.
+    /// Writes `data` to disk for `key` (and processor `identifier`) without touching memory;
+    /// `completionHandler` is called once the disk file is written and, with a
+    /// ``sharedStorage``, once the shared level has it too (or failed to take it).
     public func storeToDisk(_ data: Data, forKey key: String, processorIdentifier identifier: String = "",
                             forcedExtension: String? = nil, expiration: StorageExpiration? = nil,
                             callbackQueue: CallbackQueue = .untouch,
@@ -152,9 +156,10 @@ public final class ImageCache: Sendable {
                                            forcedExtension: forcedExtension)
             }
             self.storeShared(data, computedKey: key.computedKey(with: identifier), forcedExtension: forcedExtension,
-                             expiration: expiration)
-            if let completionHandler {
-                callbackQueue.execute { completionHandler(CacheStoreResult(memoryCacheResult: .success(()), diskCacheResult: result)) }
+                             expiration: expiration) {
+                completionHandler.map { handler in
+                    callbackQueue.execute { handler(CacheStoreResult(memoryCacheResult: .success(()), diskCacheResult: result)) }
+                }
             }
         }
     }

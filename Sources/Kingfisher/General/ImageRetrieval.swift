@@ -15,6 +15,8 @@ final class ImageRetrieval: Sendable {
         var alternatives: [Source]
         var failures: [PropagationError] = []
         var retry: RetryContext?
+        /// Completes only after its stores, whatever `waitForCache` says.
+        var waitsForStores = false
     }
 
     let originalSource: Source
@@ -42,6 +44,13 @@ final class ImageRetrieval: Sendable {
     /// (only the final result goes to the caller's callback queue). Made once: the options are
     /// a large value.
     let workingOptions: KingfisherParsedOptionsInfo
+
+    /// Whether the retrieval completes only after its cache stores (``KingfisherOptionsInfoItem/waitForCache``,
+    /// or a fetch lease held for processes that wait to find the original in the shared level).
+    var waitsForStores: Bool {
+        get { options.waitForCache || state.withLock { $0.waitsForStores } }
+        set { state.withLock { $0.waitsForStores = newValue } }
+    }
 
     /// The current download task, if a download runs.
     var downloadTask: DownloadTask? { state.withLock { $0.downloadTask } }

@@ -203,19 +203,8 @@ public final class KingfisherManager: Sendable {
         guard originalType.cached, !options.fromMemoryCacheOrRefresh || originalType == .memory else {
             if lookForOriginal, originalType == .none, !options.fromMemoryCacheOrRefresh, !processor.identifier.isEmpty,
                originalCache.sharedStorage != nil, Self.decodesStoredData(options.cacheSerializer) {
-                // Another process may have stored the original in the shared level: brought to
-                // this disk, it is processed from its bytes as a disk original is.
-                Task {
-                    let found = await originalCache.sharedData(forComputedKey: key.computedKey(with: ""),
-                                                               forcedExtension: options.forcedExtension,
-                                                               expiration: options.diskCacheExpiration)
-                    guard let found else {
-                        return self.originalMissing(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
-                    }
-                    self.fromOriginalData(source, in: originalCache, data: found, retrieval: retrieval,
-                                          progressBlock: progressBlock, completion: completion)
-                }
-                return
+                return fromSharedOriginal(source, in: originalCache, retrieval: retrieval, progressBlock: progressBlock,
+                                          completion: completion)
             }
             if options.onlyFromCache { return completion(.failure(.cacheError(reason: .imageNotExisting(key: key)))) }
             return load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
@@ -247,7 +236,7 @@ public final class KingfisherManager: Sendable {
     /// a large photo never decodes it whole), and the whole original is not put in memory. Bytes
     /// that are gone or do not decode count as no original, as an unreadable disk hit does.
     /// `data`, when given, is the original's bytes already read (from the shared level).
-    private func fromOriginalData(_ source: Source, in originalCache: ImageCache, data known: Data? = nil,
+    func fromOriginalData(_ source: Source, in originalCache: ImageCache, data known: Data? = nil,
                                   retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
                                   completion: @escaping Completion) {
         let options = retrieval.workingOptions
@@ -273,12 +262,12 @@ public final class KingfisherManager: Sendable {
 
     /// Whether `serializer` reads its data back by decoding it (the built-in ones), so that a
     /// processor may decode what it stored; another may store bytes only it can read.
-    private static func decodesStoredData(_ serializer: any CacheSerializer) -> Bool {
+    static func decodesStoredData(_ serializer: any CacheSerializer) -> Bool {
         serializer is DefaultCacheSerializer || serializer is FormatIndicatedCacheSerializer
     }
 
     /// No usable original after all: the source, unless `onlyFromCache` forbids it.
-    private func originalMissing(_ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
+    func originalMissing(_ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
                                  completion: @escaping Completion) {
         guard !retrieval.workingOptions.onlyFromCache else {
             return completion(.failure(.cacheError(reason: .imageNotExisting(key: source.cacheKey))))
@@ -372,7 +361,7 @@ public final class KingfisherManager: Sendable {
                 stores.leave()
             }
         }
-        if options.waitForCache {
+        if retrieval.waitsForStores {
             stores.notify(queue: .global(qos: .userInitiated)) { completion(.success(result)) }
         } else {
             completion(.success(result))

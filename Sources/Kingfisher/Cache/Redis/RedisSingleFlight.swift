@@ -50,8 +50,22 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable 
     /// The value for `key`: from Redis, from another process that makes it now, or from `make`.
     /// What `make` throws is thrown; Redis failures never are.
     public func value(forKey key: String, make: () async throws -> T) async throws -> (T, Outcome) {
+        try await run(forKey: key, find: { try? await storage.value(forKey: key) }) {
+            let value = try await make()
+            _ = try? await storage.store(value: value, forKey: key)
+            return value
+        }
+    }
+
+    /// The general form of ``value(forKey:make:)``, for work that keeps its own result: `find`
+    /// looks for what the work for `key` leaves in Redis (`nil`: not there, or Redis failed),
+    /// and `make` does the work and has left that there by the time it returns (or left nothing,
+    /// and the waiters then try themselves). What `make` throws is thrown; Redis failures never
+    /// are.
+    public func run<V: Sendable>(forKey key: String, find: () async -> V?,
+                                 make: () async throws -> V) async throws -> (V, Outcome) {
         let client = storage.config.client
-        if let found = try? await storage.value(forKey: key) { return (found, .found) }
+        if let found = await find() { return (found, .found) }
         let leaseKey = storage.config.prefix + "lease:" + key
         let deadline = NIODeadline.now() + maxWait
         var waited = false
@@ -64,27 +78,23 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable 
             }
             if let lease {
                 // Another may have stored the value and released the lease since the first look.
-                if let found = try? await storage.value(forKey: key) {
+                if let found = await find() {
                     try? await lease.release()
                     return (found, waited ? .waited : .found)
                 }
-                return (try await makeAndShare(key, holding: lease, make: make), .made)
+                return (try await makeAndTell(key, holding: lease, make: make), .made)
             }
             waited = true
             _ = await notifications.wait(for: key, timeout: pollInterval)
             try Task.checkCancellation()
-            if let found = try? await storage.value(forKey: key) { return (found, .waited) }
+            if let found = await find() { return (found, .waited) }
         }
         return (try await make(), .made)
     }
 
-    private func makeAndShare(_ key: String, holding lease: RedisLease, make: () async throws -> T) async throws -> T {
+    private func makeAndTell<V: Sendable>(_ key: String, holding lease: RedisLease, make: () async throws -> V) async throws -> V {
         do {
-            let value = try await lease.holding(for: leaseDuration) {
-                let value = try await make()
-                _ = try? await storage.store(value: value, forKey: key)
-                return value
-            }
+            let value = try await lease.holding(for: leaseDuration, make)
             try? await notifications.publish(key)
             return value
         } catch {

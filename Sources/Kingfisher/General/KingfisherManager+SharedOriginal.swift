@@ -1,0 +1,66 @@
+import Foundation
+
+/// Originals for caches with a shared level (``ImageCache/sharedStorage``): found where another
+/// process stored them, or fetched by one process for all that want them at once.
+extension KingfisherManager {
+    /// What a process had for an original that was on none of its own levels.
+    private enum SharedOriginal: Sendable {
+        /// The original's bytes from the shared level (now on this disk too).
+        case stored(Data)
+        /// The retrieval this process ran itself: holding the fetch lease, or without Redis.
+        case loaded(RetrieveImageResult)
+    }
+
+    /// An original missing from this process's memory and disk: processed from the shared
+    /// level's bytes if another process stored it; else fetched by one process among those
+    /// sharing the level (``ImageCache/sharedFetches``). The holder of the fetch lease downloads
+    /// and stores the original, in the shared level too, before it tells the others; they wait
+    /// for it and process what it stored. A holder that fails lets the next one try; with Redis
+    /// unreachable every process downloads for itself.
+    ///
+    /// Only a retrieval that keeps the original (``KingfisherOptionsInfoItem/cacheOriginalImage``)
+    /// takes the lease: another would leave the waiters nothing to find. (Neither does one whose
+    /// response says `no-store` under ``HTTPCachePolicy/followHeaders``: told, its waiters find
+    /// nothing and fetch in turn.)
+    func fromSharedOriginal(_ source: Source, in originalCache: ImageCache, retrieval: ImageRetrieval,
+                            progressBlock: DownloadProgressBlock?, completion: @escaping Completion) {
+        let options = retrieval.workingOptions
+        let computedKey = source.cacheKey.computedKey(with: "")
+        let find: @Sendable () async -> SharedOriginal? = {
+            await originalCache.sharedData(forComputedKey: computedKey, forcedExtension: options.forcedExtension,
+                                           expiration: options.diskCacheExpiration).map(SharedOriginal.stored)
+        }
+        let fetches = options.cacheOriginalImage && !options.onlyFromCache ? originalCache.sharedFetches : nil
+        retrieval.started(Task {
+            let had: SharedOriginal?
+            do {
+                if let fetches {
+                    let name = originalCache.sharedName(forComputedKey: computedKey, forcedExtension: options.forcedExtension)
+                    had = try await fetches.run(forKey: name, find: find) {
+                        // The waiters look for the original once told: it must be stored by then.
+                        retrieval.waitsForStores = true
+                        let loaded = await withCheckedContinuation { continuation in
+                            self.load(source, retrieval: retrieval, progressBlock: progressBlock) { continuation.resume(returning: $0) }
+                        }
+                        return .loaded(try loaded.get())
+                    }.0
+                } else {
+                    had = await find()
+                }
+            } catch let error as KingfisherError {
+                return completion(.failure(error))
+            } catch {
+                return completion(.failure(ImageRetrieval.cancellation))
+            }
+            switch had {
+            case .stored(let data):
+                self.fromOriginalData(source, in: originalCache, data: data, retrieval: retrieval,
+                                      progressBlock: progressBlock, completion: completion)
+            case .loaded(let result):
+                completion(.success(result))
+            case nil:
+                self.originalMissing(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
+            }
+        })
+    }
+}
