@@ -91,4 +91,28 @@ import Testing
             }
         }
     }
+
+    @Test func workThatKeepsItsOwnResultIsReturnedAtOnceAndToldWhenKept() async throws {
+        try await withRedis { redis in
+            let holder = node(redis), waiter = node(redis)
+            defer { [holder, waiter].forEach { $0.shutdown(); $0.storage.config.client.shutdown() } }
+            let client = holder.storage.config.client
+            let (kept, keeping) = AsyncStream<Never>.makeStream()
+            let find: @Sendable () async -> String? = {
+                guard case .bulkString(let buffer?) = try? await client.send(RESPCommand("GET", "test:kept")) else { return nil }
+                return String(buffer: buffer)
+            }
+            let (value, outcome) = try await holder.run(forKey: "kept", find: find) {
+                ("made", kept: { for await _ in kept {} })
+            }
+            #expect(value == "made" && outcome == .made, "returned before its result is kept")
+            // The lease is still held: a waiter waits until the work's result is in Redis.
+            let waiting = Task { try await waiter.run(forKey: "kept", find: find) { ("made again", kept: nil) } }
+            try await Task.sleep(for: .milliseconds(300))
+            _ = try await client.send(RESPCommand("SET", "test:kept", "stored"))
+            keeping.finish()
+            let waited = try await waiting.value
+            #expect(waited.0 == "stored" && waited.1 == .waited)
+        }
+    }
 }

@@ -15,8 +15,7 @@ final class ImageRetrieval: Sendable {
         var alternatives: [Source]
         var failures: [PropagationError] = []
         var retry: RetryContext?
-        /// Completes only after its stores, whatever `waitForCache` says.
-        var waitsForStores = false
+        var whenStored: (@Sendable () -> Void)?
     }
 
     let originalSource: Source
@@ -45,11 +44,11 @@ final class ImageRetrieval: Sendable {
     /// a large value.
     let workingOptions: KingfisherParsedOptionsInfo
 
-    /// Whether the retrieval completes only after its cache stores (``KingfisherOptionsInfoItem/waitForCache``,
-    /// or a fetch lease held for processes that wait to find the original in the shared level).
-    var waitsForStores: Bool {
-        get { options.waitForCache || state.withLock { $0.waitsForStores } }
-        set { state.withLock { $0.waitsForStores = newValue } }
+    /// Called once the stores of a successful load have ended, whether or not the retrieval
+    /// waits for them (the holder of a fetch lease tells the other processes then).
+    var whenStored: (@Sendable () -> Void)? {
+        get { state.withLock { $0.whenStored } }
+        set { state.withLock { $0.whenStored = newValue } }
     }
 
     /// The current download task, if a download runs.

@@ -37,12 +37,14 @@ extension KingfisherManager {
                 if let fetches {
                     let name = originalCache.sharedName(forComputedKey: computedKey, forcedExtension: options.forcedExtension)
                     had = try await fetches.run(forKey: name, find: find) {
-                        // The waiters look for the original once told: it must be stored by then.
-                        retrieval.waitsForStores = true
+                        // The waiters look for the original once told: they are told once it
+                        // is stored, which this retrieval does not wait for.
+                        let (stored, storing) = AsyncStream<Never>.makeStream()
+                        retrieval.whenStored = { storing.finish() }
                         let loaded = await withCheckedContinuation { continuation in
                             self.load(source, retrieval: retrieval, progressBlock: progressBlock) { continuation.resume(returning: $0) }
                         }
-                        return .loaded(try loaded.get())
+                        return (.loaded(try loaded.get()), kept: { for await _ in stored {} })
                     }.0
                 } else {
                     had = await find()

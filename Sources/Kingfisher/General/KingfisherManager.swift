@@ -361,7 +361,10 @@ public final class KingfisherManager: Sendable {
                 stores.leave()
             }
         }
-        if retrieval.waitsForStores {
+        if let whenStored = retrieval.whenStored {
+            stores.notify(queue: .global(qos: .userInitiated), execute: whenStored)
+        }
+        if options.waitForCache {
             stores.notify(queue: .global(qos: .userInitiated)) { completion(.success(result)) }
         } else {
             completion(.success(result))

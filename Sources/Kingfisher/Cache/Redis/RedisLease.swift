@@ -46,23 +46,29 @@ final class RedisLease: Sendable {
         _ = try await client.send(RESPCommand("EVAL", Self.releaseScript, "1", key, token))
     }
 
-    /// Runs `work` holding the lease, renewing it every third of `duration`, and releases it
-    /// after, also when `work` throws. Renewing stops when the lease was lost; a renewal that
-    /// failed (a timeout, Redis down, no open connection) is tried again at the next third.
+    /// Renews the lease every third of `duration` until the returned task is cancelled or the
+    /// lease was lost; a renewal that failed (a timeout, Redis down, no open connection) is
+    /// tried again at the next third.
     ///
     /// Renewals run on a NIO event loop, not in a task: a cooperative pool kept busy by the
-    /// work itself must not let the lease lapse.
-    func holding<T: Sendable>(for duration: TimeAmount, _ work: () async throws -> T) async throws -> T {
+    /// holder's work must not let the lease lapse.
+    func keepRenewed(for duration: TimeAmount) -> RepeatedTask {
         let interval = TimeAmount.nanoseconds(duration.nanoseconds / 3)
         let command = renewal(for: duration)
         let timeout = client.configuration.commandTimeout
         let eventLoop = client.group.next()
-        let renewing = eventLoop.scheduleRepeatedAsyncTask(initialDelay: interval, delay: interval) { [client] task in
+        return eventLoop.scheduleRepeatedAsyncTask(initialDelay: interval, delay: interval) { [client] task in
             guard let connection = client.openConnection() else { return eventLoop.makeSucceededVoidFuture() }
             return connection.replies(to: [command], timeout: timeout).map { replies in
                 if replies.first == .integer(0) { task.cancel() }
             }.recover { _ in }
         }
+    }
+
+    /// Runs `work` holding the lease, kept renewed (``keepRenewed(for:)``), and releases it
+    /// after, also when `work` throws.
+    func holding<T: Sendable>(for duration: TimeAmount, _ work: () async throws -> T) async throws -> T {
+        let renewing = keepRenewed(for: duration)
         defer { renewing.cancel() }
         do {
             let value = try await work()

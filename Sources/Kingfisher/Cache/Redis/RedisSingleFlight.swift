@@ -53,17 +53,19 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable 
         try await run(forKey: key, find: { try? await storage.value(forKey: key) }) {
             let value = try await make()
             _ = try? await storage.store(value: value, forKey: key)
-            return value
+            return (value, nil)
         }
     }
 
     /// The general form of ``value(forKey:make:)``, for work that keeps its own result: `find`
     /// looks for what the work for `key` leaves in Redis (`nil`: not there, or Redis failed),
-    /// and `make` does the work and has left that there by the time it returns (or left nothing,
-    /// and the waiters then try themselves). What `make` throws is thrown; Redis failures never
-    /// are.
+    /// and `make` does the work and returns its value with `kept`, which returns once what
+    /// `find` looks for is in Redis (or failed to get there; `nil`: it is there already). The
+    /// value is returned at once; the lease is held, and the others told, only once `kept`
+    /// returned, so that a slow write delays the waiters, not this caller. What `make` throws is
+    /// thrown; Redis failures never are.
     public func run<V: Sendable>(forKey key: String, find: () async -> V?,
-                                 make: () async throws -> V) async throws -> (V, Outcome) {
+                                 make: () async throws -> (V, kept: (@Sendable () async -> Void)?)) async throws -> (V, Outcome) {
         let client = storage.config.client
         if let found = await find() { return (found, .found) }
         let leaseKey = storage.config.prefix + "lease:" + key
@@ -89,19 +91,34 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable 
             try Task.checkCancellation()
             if let found = await find() { return (found, .waited) }
         }
-        return (try await make(), .made)
+        return (try await make().0, .made)
     }
 
-    private func makeAndTell<V: Sendable>(_ key: String, holding lease: RedisLease, make: () async throws -> V) async throws -> V {
+    private func makeAndTell<V: Sendable>(_ key: String, holding lease: RedisLease,
+                                          make: () async throws -> (V, kept: (@Sendable () async -> Void)?)) async throws -> V {
+        let renewing = lease.keepRenewed(for: leaseDuration)
+        let letGo: @Sendable () async -> Void = { [notifications] in
+            renewing.cancel()
+            try? await lease.release()
+            // Woken waiters that find nothing (the work failed) try themselves.
+            try? await notifications.publish(key)
+        }
+        let made: (V, kept: (@Sendable () async -> Void)?)
         do {
-            let value = try await lease.holding(for: leaseDuration, make)
-            try? await notifications.publish(key)
-            return value
+            made = try await make()
         } catch {
-            // The waiters look, find nothing, and try themselves.
-            try? await notifications.publish(key)
+            await letGo()
             throw error
         }
+        if let kept = made.kept {
+            Task {
+                await kept()
+                await letGo()
+            }
+        } else {
+            await letGo()
+        }
+        return made.0
     }
 
     /// Closes the subscription; waits under way stop waiting.
