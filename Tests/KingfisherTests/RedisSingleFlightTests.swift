@@ -106,9 +106,14 @@ import Testing
                 ("made", kept: { for await _ in kept {} })
             }
             #expect(value == "made" && outcome == .made, "returned before its result is kept")
-            // The lease is still held: a waiter waits until the work's result is in Redis.
+            // The lease is still held: a waiter waits until the work's result is in Redis. It
+            // subscribes to the messages once it found the lease taken.
             let waiting = Task { try await waiter.run(forKey: "kept", find: find) { ("made again", kept: nil) } }
-            try await Task.sleep(for: .milliseconds(300))
+            for _ in 0..<600 {
+                let reply = try await client.send(RESPCommand("PUBSUB", "NUMSUB", "test:ready"))
+                if case .array(let counts?) = reply, counts.last == .integer(1) { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
             _ = try await client.send(RESPCommand("SET", "test:kept", "stored"))
             keeping.finish()
             let waited = try await waiting.value

@@ -21,22 +21,34 @@ final class Tinyproxy: Sendable {
     }
 
     /// Starts tinyproxy in the foreground in `directory`; with `basicAuth` ("user password") it
-    /// requires those credentials.
+    /// requires those credentials. A port found free can be taken by another test's listener
+    /// before tinyproxy binds it (tinyproxy then exits): it is started again on another port.
     init(directory: URL, basicAuth: String? = nil) async throws {
-        port = try await freeLoopbackPort()
         logFile = directory.appendingPathComponent("tinyproxy.log")
-        let configuration = directory.appendingPathComponent("tinyproxy.conf")
-        var lines = ["Port \(port)", "Listen 127.0.0.1", "Timeout 60", "MaxClients 32", "LogLevel Info",
-                     "LogFile \"\(logFile.path)\"", "PidFile \"\(directory.appendingPathComponent("tinyproxy.pid").path)\""]
-        if let basicAuth { lines.append("BasicAuth \(basicAuth)") }
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: configuration)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/tinyproxy")
-        process.arguments = ["-d", "-c", configuration.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try await waitUntilListening()
+        for attempt in 1... {
+            let port = try await freeLoopbackPort()
+            let configuration = directory.appendingPathComponent("tinyproxy.conf")
+            var lines = ["Port \(port)", "Listen 127.0.0.1", "Timeout 60", "MaxClients 32", "LogLevel Info",
+                         "LogFile \"\(logFile.path)\"", "PidFile \"\(directory.appendingPathComponent("tinyproxy.pid").path)\""]
+            if let basicAuth { lines.append("BasicAuth \(basicAuth)") }
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: configuration)
+            try? FileManager.default.removeItem(at: logFile)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/tinyproxy")
+            process.arguments = ["-d", "-c", configuration.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            if try await Self.waitUntilAccepting(process, log: logFile) {
+                self.port = port
+                self.process = process
+                return
+            }
+            guard attempt < 5 else {
+                throw DidNotStart(description: "tinyproxy exited 5 times before listening: \((try? String(contentsOf: logFile, encoding: .utf8)) ?? "")")
+            }
+        }
+        fatalError("unreachable")
     }
 
     /// The log so far: tinyproxy writes a request's line before it connects onwards, so once a
@@ -53,19 +65,17 @@ final class Tinyproxy: Sendable {
         _ = try? await offThePool { [process] in process.waitUntilExit() }
     }
 
-    /// Tries to connect until tinyproxy accepts (it binds right after starting); gives up when it
-    /// exited, or after many attempts.
-    private func waitUntilListening() async throws {
-        for _ in 0..<500 {
-            guard process.isRunning else { throw DidNotStart(description: "tinyproxy exited: \(log)") }
-            if let probe = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connect(host: "127.0.0.1", port: port).get() {
-                try? await probe.close()
-                return
+    /// Waits until tinyproxy's log says it accepts connections (a connection alone could reach
+    /// another listener that took the port): `true`; `false` when it exited first.
+    private static func waitUntilAccepting(_ process: Process, log: URL) async throws -> Bool {
+        for _ in 0..<3000 {
+            if let text = try? String(contentsOf: log, encoding: .utf8), text.contains("Accepting connections") {
+                return process.isRunning
             }
+            guard process.isRunning else { return false }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw DidNotStart(description: "tinyproxy does not listen on \(port): \(log)")
+        throw DidNotStart(description: "tinyproxy does not accept connections after 60 s")
     }
 }
 
