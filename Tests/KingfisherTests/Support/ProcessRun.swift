@@ -16,7 +16,7 @@ enum BuiltExecutable {
 
 /// A finished process: its exit status, output and running time.
 ///
-/// Tests wait for processes on a dispatch thread, never on one of the few cooperative threads
+/// Tests wait for processes on a thread of their own, never on one of the few cooperative threads
 /// (as many as cores) that every other test's awaits need: a test blocked on a slow process, as
 /// under a sanitizer, would stall the whole run. At most one process per core runs at a time
 /// through ``run(_:_:)``, so that parallel tests do not crowd the machine with processes.
@@ -76,9 +76,13 @@ struct ProcessRun: Sendable {
     }
 }
 
-/// Runs blocking `work` (waiting for a process) on a dispatch thread, and returns its result.
+/// Runs blocking `work` (waiting for a process) on a thread of its own, and returns its result.
+///
+/// Not on libdispatch's global queues either: their threads also run the in-process services'
+/// processing, caching and encoding queues. Two Chromium runs waited on them for a page of the
+/// in-process service, which then had no thread to answer with until Chromium's 300 s limit.
 func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
