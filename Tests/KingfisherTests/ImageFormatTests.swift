@@ -45,6 +45,21 @@ import Testing
         #expect(ImageFileFormat.allCases.map { name(ImageFormat($0)) }.filter { $0 != "unknown" } == ["PNG", "JPEG", "GIF"])
     }
 
+    /// Kingfisher's way to tell a progressive JPEG: `contains(jpeg: .SOF2)`.
+    @Test func jpegMarkersTellProgressiveFromBaseline() throws {
+        let progressive = try Fixtures.data("photo_progressive.jpg")
+        let baseline = try Fixtures.data("photo_411.jpg")
+        #expect(progressive.kf.contains(jpeg: .SOF2) && !progressive.kf.contains(jpeg: .SOF0))
+        #expect(baseline.kf.contains(jpeg: .SOF0) && !baseline.kf.contains(jpeg: .SOF2))
+        for data in [progressive, baseline] {
+            #expect(data.kf.contains(jpeg: .SOS) && data.kf.contains(jpeg: .DHT) && data.kf.contains(jpeg: .DQT))
+            #expect(data.kf.contains(jpeg: .EOI))
+        }
+        // Only JPEG data has markers, whatever bytes it holds.
+        let png = try Fixtures.data("photo.png")
+        #expect(!(png + Data([0xFF, 0xC2])).kf.contains(jpeg: .SOF2))
+    }
+
     @Test func describesNonImageContent() {
         #expect(ImageDecoder.describeContent(Data("  <!DOCTYPE html><html>".utf8)) == "an HTML document")
         #expect(ImageDecoder.describeContent(Data("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8)) == "an SVG document")

@@ -10,32 +10,31 @@ final class ImageTargetState {
     /// One target's request.
     struct Entry {
         weak var target: AnyObject?
-        var identifier: UInt
+        var identifier: Source.Identifier.Value
         var retrieval: ImageRetrieval?
     }
 
     private var entries: [ObjectIdentifier: Entry] = [:]
-    private var lastIdentifier: UInt = 0
     private var insertionsSincePrune = 0
 
     /// A fresh identifier for `target`'s new request, which makes any earlier one stale.
-    func begin(for target: AnyObject) -> UInt {
-        lastIdentifier &+= 1
-        entries[ObjectIdentifier(target)] = Entry(target: target, identifier: lastIdentifier, retrieval: nil)
+    func begin(for target: AnyObject) -> Source.Identifier.Value {
+        let identifier = Source.Identifier.next()
+        entries[ObjectIdentifier(target)] = Entry(target: target, identifier: identifier, retrieval: nil)
         insertionsSincePrune += 1
         if insertionsSincePrune >= 256 { prune() }
-        return lastIdentifier
+        return identifier
     }
 
     /// Records the retrieval running for request `identifier`, if it is still current.
-    func attach(_ retrieval: ImageRetrieval, to target: AnyObject, identifier: UInt) {
+    func attach(_ retrieval: ImageRetrieval, to target: AnyObject, identifier: Source.Identifier.Value) {
         guard var entry = entry(for: target), entry.identifier == identifier else { return }
         entry.retrieval = retrieval
         entries[ObjectIdentifier(target)] = entry
     }
 
     /// The identifier of `target`'s current request.
-    func identifier(for target: AnyObject) -> UInt? { entry(for: target)?.identifier }
+    func identifier(for target: AnyObject) -> Source.Identifier.Value? { entry(for: target)?.identifier }
 
     /// The current request's retrieval.
     func retrieval(for target: AnyObject) -> ImageRetrieval? { entry(for: target)?.retrieval }
@@ -46,7 +45,7 @@ final class ImageTargetState {
     }
 
     /// Marks request `identifier` done, if current.
-    func finish(for target: AnyObject, identifier: UInt) {
+    func finish(for target: AnyObject, identifier: Source.Identifier.Value) {
         guard var entry = entry(for: target), entry.identifier == identifier else { return }
         entry.retrieval = nil
         entries[ObjectIdentifier(target)] = entry

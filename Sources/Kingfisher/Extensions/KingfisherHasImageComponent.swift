@@ -144,7 +144,7 @@ extension KingfisherWrapper where Base: KingfisherHasImageComponent {
     }
 
     /// The identifier of the current request; `nil` when none was made or a `nil` source was set.
-    public var taskIdentifier: UInt? {
+    public var taskIdentifier: Source.Identifier.Value? {
         ImageTargetState.shared.identifier(for: base)
     }
 }

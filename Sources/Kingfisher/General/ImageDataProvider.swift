@@ -14,6 +14,9 @@ public protocol ImageDataProvider: Sendable {
 extension ImageDataProvider {
     public var contentURL: URL? { nil }
 
+    /// The provider as a ``Source``: `.provider(self)`.
+    public func convertToSource() -> Source { .provider(self) }
+
     /// The data through a callback, as Kingfisher's older API; `handler` runs on a task.
     public func data(handler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
         Task {

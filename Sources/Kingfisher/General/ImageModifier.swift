@@ -9,14 +9,14 @@ public protocol ImageModifier: Sendable {
 
 /// An ``ImageModifier`` from a closure.
 public struct AnyImageModifier: ImageModifier {
-    private let block: @Sendable (KFCrossPlatformImage) -> KFCrossPlatformImage
+    private let block: @Sendable (KFCrossPlatformImage) throws -> KFCrossPlatformImage
 
-    /// Creates a modifier that runs `modify`.
-    public init(modify: @escaping @Sendable (KFCrossPlatformImage) -> KFCrossPlatformImage) {
+    /// Creates a modifier that runs `modify`; when it throws, the image is handed over unchanged.
+    public init(modify: @escaping @Sendable (KFCrossPlatformImage) throws -> KFCrossPlatformImage) {
         block = modify
     }
 
     public func modify(_ image: KFCrossPlatformImage) -> KFCrossPlatformImage {
-        block(image)
+        (try? block(image)) ?? image
     }
 }

@@ -157,11 +157,12 @@ extension KFOptionSetter {
     }
     /// See ``KingfisherOptionsInfoItem/imageModifier(_:)``.
     public func imageModifier(_ modifier: (any ImageModifier)?) -> Self { changing { $0.imageModifier = modifier } }
-    /// An image modifier from a block that edits the image.
-    public func imageModifier(_ modify: @escaping @Sendable (inout KFCrossPlatformImage) -> Void) -> Self {
+    /// An image modifier from a block that edits the image; when it throws, the image is handed
+    /// over unchanged.
+    public func imageModifier(_ modify: @escaping @Sendable (inout KFCrossPlatformImage) throws -> Void) -> Self {
         imageModifier(AnyImageModifier { image in
             var image = image
-            modify(&image)
+            try modify(&image)
             return image
         })
     }

@@ -15,4 +15,17 @@ public struct RetrieveImageResult: Sendable {
     public let data: @Sendable () -> Data?
     /// How the download went; `nil` unless the image was downloaded.
     public let metrics: NetworkMetrics?
+
+    /// Creates a result, as the manager does (and a test or a custom loader may).
+    ///
+    /// - Parameter metrics: Default `nil`.
+    public init(image: KFCrossPlatformImage, cacheType: CacheType, source: Source, originalSource: Source,
+                data: @escaping @Sendable () -> Data?, metrics: NetworkMetrics? = nil) {
+        self.image = image
+        self.cacheType = cacheType
+        self.source = source
+        self.originalSource = originalSource
+        self.data = data
+        self.metrics = metrics
+    }
 }

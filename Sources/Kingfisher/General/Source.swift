@@ -7,6 +7,23 @@ public enum Source: Sendable, Hashable {
     /// Produced by an ``ImageDataProvider`` (a file, base64 text, bytes in memory, …).
     case provider(any ImageDataProvider)
 
+    /// The identifiers of image targets' requests, as Kingfisher's: each new request of a target
+    /// gets the next one, and a result for an earlier one is stale
+    /// (``KingfisherWrapper/taskIdentifier``).
+    public enum Identifier {
+        /// The identifier's type.
+        public typealias Value = UInt
+
+        /// The last identifier given.
+        @MainActor static private(set) var current: Value = 0
+
+        /// The next identifier.
+        @MainActor static func next() -> Value {
+            current &+= 1
+            return current
+        }
+    }
+
     /// The key the image is cached under.
     public var cacheKey: String {
         switch self {

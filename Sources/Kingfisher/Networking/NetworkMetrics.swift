@@ -35,6 +35,18 @@ public struct ImageLoadingResult: Sendable {
     public let originalData: Data
     /// How the download went.
     public let metrics: NetworkMetrics?
+
+    /// Creates a result, as the downloader does (and a test or a custom loader may).
+    ///
+    /// - Parameters:
+    ///   - url: Default `nil`.
+    ///   - metrics: Default `nil`.
+    public init(image: KFCrossPlatformImage, url: URL? = nil, originalData: Data, metrics: NetworkMetrics? = nil) {
+        self.image = image
+        self.url = url
+        self.originalData = originalData
+        self.metrics = metrics
+    }
 }
 
 /// Progress of a download: bytes received and the total expected (-1 when unknown).

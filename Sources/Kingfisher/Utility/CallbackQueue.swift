@@ -1,6 +1,9 @@
 import Dispatch
 import Foundation
 
+/// Kingfisher's other name for ``CallbackQueue``, where work (not only callbacks) is run.
+public typealias ExecutionQueue = CallbackQueue
+
 /// Where a completion handler runs, as Kingfisher's `CallbackQueue`.
 ///
 /// On Linux the main queue only runs in processes that service it (`dispatchMain()`, a run
@@ -16,6 +19,9 @@ public enum CallbackQueue: Sendable {
     case untouch
     /// Asynchronously on the given queue.
     case dispatch(DispatchQueue)
+    /// Added to an operation-queue-like scheduler of the caller's (`OperationQueue` is one),
+    /// which decides order and concurrency.
+    case operationQueue(any CallbackOperationQueue)
 
     /// Runs `block` as the case says.
     public func execute(_ block: @escaping @Sendable () -> Void) {
@@ -25,6 +31,18 @@ public enum CallbackQueue: Sendable {
             if MainQueue.isCurrent { block() } else { DispatchQueue.main.async(execute: block) }
         case .untouch: block()
         case .dispatch(let queue): queue.async(execute: block)
+        case .operationQueue(let queue): queue.addOperation(block)
         }
     }
 }
+
+/// A scheduler for ``CallbackQueue/operationQueue(_:)``: conform a type of your own to control
+/// how blocks are run (priorities, a LIFO order, a concurrency limit). `OperationQueue` conforms.
+public protocol CallbackOperationQueue: AnyObject, Sendable {
+    /// The dispatch queue the blocks run on, if there is one.
+    var underlyingQueue: DispatchQueue? { get }
+    /// Schedules `block`.
+    func addOperation(_ block: @Sendable @escaping () -> Void)
+}
+
+extension OperationQueue: CallbackOperationQueue {}

@@ -14,6 +14,46 @@ public enum ImageFormat: Sendable {
     /// GIF image format.
     case GIF
 
+    /// A JPEG marker: the two bytes that begin a segment of a JPEG file (ITU T.81, table B.1).
+    public enum JPEGMarker: Sendable, Equatable {
+        /// Start of frame, baseline.
+        case SOF0
+        /// Start of frame, progressive.
+        case SOF2
+        /// Huffman table.
+        case DHT
+        /// Quantization table.
+        case DQT
+        /// Restart interval.
+        case DRI
+        /// Start of scan.
+        case SOS
+        /// Restart marker `n` (0...7).
+        case RSTn(UInt8)
+        /// Application segment 0 (JFIF).
+        case APPn
+        /// Comment.
+        case COM
+        /// End of image.
+        case EOI
+
+        /// The marker's two bytes.
+        var bytes: [UInt8] {
+            switch self {
+            case .SOF0: [0xFF, 0xC0]
+            case .SOF2: [0xFF, 0xC2]
+            case .DHT: [0xFF, 0xC4]
+            case .DQT: [0xFF, 0xDB]
+            case .DRI: [0xFF, 0xDD]
+            case .SOS: [0xFF, 0xDA]
+            case .RSTn(let n): [0xFF, 0xD0 &+ (n & 0x07)]
+            case .APPn: [0xFF, 0xE0]
+            case .COM: [0xFF, 0xFE]
+            case .EOI: [0xFF, 0xD9]
+            }
+        }
+    }
+
     /// Kingfisher's view of a file format: PNG, JPEG and GIF keep their case, the rest are `unknown`.
     public init(_ fileFormat: ImageFileFormat) {
         switch fileFormat {
@@ -30,5 +70,13 @@ extension KingfisherWrapper where Base == Data {
     /// `unknown` (``imageFileFormat`` names the other formats).
     public var imageFormat: ImageFormat {
         ImageFormat(base.kf.imageFileFormat)
+    }
+
+    /// Whether JPEG data contains `marker`'s two bytes anywhere, as Kingfisher checks (a
+    /// progressive JPEG contains ``ImageFormat/JPEGMarker/SOF2``); `false` for data that is not
+    /// a JPEG.
+    public func contains(jpeg marker: ImageFormat.JPEGMarker) -> Bool {
+        guard imageFormat == .JPEG else { return false }
+        return base.range(of: Data(marker.bytes)) != nil
     }
 }
