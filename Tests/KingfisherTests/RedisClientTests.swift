@@ -167,14 +167,14 @@ import Testing
             // renewal (every third of it) is seen as the time left going up.
             let duration = TimeAmount.seconds(30)
             let lease = try #require(try await RedisLease.acquire("lease:b", duration: duration, client: client))
-            let readings = try await lease.holding(for: duration) {
-                var readings = [try await millisecondsLeft()]
-                while readings.count < 600, readings.last! <= readings.first!, readings.last! > 0 {
-                    try await Task.sleep(for: .milliseconds(100))
-                    readings.append(try await millisecondsLeft())
-                }
-                return readings
+            let renewing = lease.keepRenewed(for: duration)
+            var readings = [try await millisecondsLeft()]
+            while readings.count < 600, readings.last! <= readings.first!, readings.last! > 0 {
+                try await Task.sleep(for: .milliseconds(100))
+                readings.append(try await millisecondsLeft())
             }
+            renewing.cancel()
+            try await lease.release()
             #expect(readings.count > 1 && readings.last! > readings.first!, "renewed: \(readings.first!) ms left, then \(readings.last!)")
             #expect(try await client.send(RESPCommand("EXISTS", "lease:b")) == .integer(0), "released after the work")
         }

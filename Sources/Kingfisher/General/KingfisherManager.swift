@@ -237,8 +237,8 @@ public final class KingfisherManager: Sendable {
     /// that are gone or do not decode count as no original, as an unreadable disk hit does.
     /// `data`, when given, is the original's bytes already read (from the shared level).
     func fromOriginalData(_ source: Source, in originalCache: ImageCache, data known: Data? = nil,
-                                  retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
-                                  completion: @escaping Completion) {
+                          retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
+                          completion: @escaping Completion) {
         let options = retrieval.workingOptions
         let key = source.cacheKey
         (options.processingQueue ?? .dispatch(processingQueue)).execute {
@@ -268,7 +268,7 @@ public final class KingfisherManager: Sendable {
 
     /// No usable original after all: the source, unless `onlyFromCache` forbids it.
     func originalMissing(_ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
-                                 completion: @escaping Completion) {
+                         completion: @escaping Completion) {
         guard !retrieval.workingOptions.onlyFromCache else {
             return completion(.failure(.cacheError(reason: .imageNotExisting(key: source.cacheKey))))
         }

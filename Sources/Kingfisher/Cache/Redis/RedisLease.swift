@@ -64,23 +64,6 @@ final class RedisLease: Sendable {
             }.recover { _ in }
         }
     }
-
-    /// Runs `work` holding the lease, kept renewed (``keepRenewed(for:)``), and releases it
-    /// after, also when `work` throws.
-    func holding<T: Sendable>(for duration: TimeAmount, _ work: () async throws -> T) async throws -> T {
-        let renewing = keepRenewed(for: duration)
-        defer { renewing.cancel() }
-        do {
-            let value = try await work()
-            renewing.cancel()
-            try? await release()
-            return value
-        } catch {
-            renewing.cancel()
-            try? await release()
-            throw error
-        }
-    }
 }
 
 extension TimeAmount {
