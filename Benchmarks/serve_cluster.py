@@ -23,17 +23,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import serve_vs_thumbor as svt  # noqa: E402
+sys.path.insert(0, os.path.join(REPO, "deploy"))
+import cluster_env  # noqa: E402
 
 CLUSTER = os.path.join(REPO, "deploy", "cluster.sh")
 
 
 def cluster_ports(work):
-    values = {}
-    with open(os.path.join(work, "cluster.env")) as f:
-        for word in f.read().replace('"', " ").split():
-            if "=" in word:
-                key, value = word.split("=", 1)
-                values[key] = value
+    values = cluster_env.read(work)
     return int(values["NGINX_PORT"]), int(values["REDIS_PORT"])
 
 

@@ -32,6 +32,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 CLUSTER = os.path.join(REPO, "deploy", "cluster.sh")
 FIXTURE = os.path.join(REPO, "Tests", "KingfisherTests", "Fixtures", "photo_baseline_420.jpg")
+sys.path.insert(0, os.path.join(REPO, "deploy"))
+import cluster_env  # noqa: E402
 
 
 LEASE_SECONDS = 5  # kf serve's default --lease-seconds
@@ -107,22 +109,9 @@ def check(condition, what):
     print(f"cluster-test: ok: {what}", flush=True)
 
 
-def cluster_env(work):
-    values = {}
-    with open(os.path.join(work, "cluster.env")) as f:
-        for line in f:
-            for word in line.replace('"', "").split():
-                if "=" in word:
-                    key, value = word.split("=", 1)
-                    values[key] = value
-                elif values:
-                    values[list(values)[-1]] += " " + word
-    return values
-
-
 def running_cluster(work):
     """nginx's port, the nodes' ports and everything cluster.env says of the cluster in `work`."""
-    env = cluster_env(work)
+    env = cluster_env.read(work)
     return int(env["NGINX_PORT"]), [int(port) for port in env["NODE_PORTS"].split()], env
 
 
