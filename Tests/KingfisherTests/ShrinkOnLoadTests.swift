@@ -6,7 +6,7 @@ import Testing
 /// Shrink-on-load, as vips does it: a processing that reduces the image decodes its data at the
 /// smallest reduced scale that still covers the result. Each test records the largest pixel
 /// buffer allocated, so it proves the reduced decode happened, not only that the output is right.
-/// The decodes run on a dispatch thread (``offThePool(_:)``): a full decode of 12 MP under
+/// The decodes run on a dispatch thread (``onWorkQueue(_:)``): a full decode of 12 MP under
 /// ThreadSanitizer takes long enough to starve the few cooperative threads every other test needs.
 @Suite(.timeLimit(.minutes(10))) struct ShrinkOnLoadTests {
     /// A 4000 x 3000 photo-like JPEG, made once with the library's own encoder.
@@ -30,7 +30,7 @@ import Testing
         _ spec: String, _ data: Data, in context: ImageProcessingContext = context()
     ) async throws -> (image: KingfisherImage, largestByteCount: Int, fullDecode: KingfisherImage, fullDecodeByteCount: Int) {
         let processor = try ImageProcessorSpec.processor(from: spec)
-        return try await offThePool {
+        return try await onWorkQueue {
             let (image, largest) = try PixelAllocationRecord.recording { try processor.process(.data(data), in: context) }
             let (fullDecode, fullLargest) = try PixelAllocationRecord.recording {
                 let whole = try KingfisherImage.decode(data: data, options: context.imageCreatingOptions)
@@ -41,9 +41,9 @@ import Testing
     }
 
     /// The 4000 x 3000 JPEG, made (once) off the cooperative pool.
-    private static func jpeg() async throws -> Data? { try await offThePool { photoJPEG } }
+    private static func jpeg() async throws -> Data? { try await onWorkQueue { photoJPEG } }
     /// The 4000 x 3000 WebP, made (once) off the cooperative pool.
-    private static func webp() async throws -> Data? { try await offThePool { photoWebP } }
+    private static func webp() async throws -> Data? { try await onWorkQueue { photoWebP } }
 
     /// What `body` throws, if anything, with the largest pixel buffer allocated meanwhile.
     private static func failure(_ body: () throws -> Void) -> (error: (any Error)?, largestByteCount: Int) {
@@ -89,7 +89,7 @@ import Testing
         let data = try #require(await Self.jpeg())
         let (image, _, _, _) = try await Self.processed("resize(300x200,fill)", data)
         // The same decode straight to 300 x 225: had the processor resampled again, pixels would differ.
-        let thumbnail = try await offThePool { try KingfisherImage.downsampled(data: data, maxPixelSize: 300) }
+        let thumbnail = try await onWorkQueue { try KingfisherImage.downsampled(data: data, maxPixelSize: 300) }
         #expect(image.pixels == thumbnail.pixels)
         #expect(image.originalData == nil, "a reduced image no longer matches its bytes")
     }

@@ -86,3 +86,12 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
         Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
+
+/// Runs CPU-heavy `work` (a large decode) on libdispatch's global queue and returns its result:
+/// off the cooperative pool, and, unlike ``offThePool(_:)``, never more of it at once than the
+/// pool has threads, so the cooperative threads keep their share of the cores.
+func onWorkQueue<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
