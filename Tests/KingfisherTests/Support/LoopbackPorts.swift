@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+@testable import Kingfisher
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,13 +55,27 @@ struct RefusingPortError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// A port nothing listens on at the moment, for a server a test starts: bound by the kernel's
-/// choice, then released (another test could take it in between, which the server's start then
-/// reports).
+/// A port nothing listens on at the moment, for a server a test starts and may restart on the
+/// same port.
+///
+/// Chosen below the kernel's ephemeral range (`ip_local_port_range`), from which every port-0
+/// listener and every outgoing connection takes its port: a port from that range, released while
+/// its server restarts, can be taken in between by any other test. Here only a test starting a
+/// server could take it, and this process never hands out one port twice.
 func freeLoopbackPort() async throws -> Int {
-    let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-        .bind(host: "127.0.0.1", port: 0).get()
-    let port = channel.localAddress!.port!
-    try await channel.close()
-    return port
+    let ephemeralStart = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
+        .flatMap { $0.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } } ?? 32768
+    let candidates = 10_000..<max(ephemeralStart, 10_001)
+    for _ in 0..<200 {
+        let port = Int.random(in: candidates)
+        guard handedOutPorts.withLock({ $0.insert(port).inserted }) else { continue }
+        if let channel = try? await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: port).get() {
+            try await channel.close()
+            return port
+        }
+    }
+    throw RefusingPortError(description: "no free port on 127.0.0.1 below \(ephemeralStart) after 200 tries")
 }
+
+private let handedOutPorts = Locked<Set<Int>>([])
