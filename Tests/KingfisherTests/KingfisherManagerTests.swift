@@ -258,7 +258,7 @@ import Testing
                 Issue.record("\(String(describing: error))"); return
             }
             #expect(failures.map { $0.source.url } == [broken, alsoBroken])
-            #expect(failures.allSatisfy { $0.error.isInvalidResponseStatusCode() })
+            #expect(failures.allSatisfy { $0.error.isInvalidResponseStatusCode })
         }
     }
 
@@ -383,8 +383,11 @@ import Testing
             let start = ContinuousClock.now
             task.cancel()
 
-            // Then the retrieval throws taskCancelled at once, without retrying
-            await #expect { try await task.value } throws: { ($0 as? KingfisherError)?.isTaskCancelled == true }
+            // Then the retrieval throws at once that its task was cancelled, without retrying
+            await #expect { try await task.value } throws: {
+                guard case .requestError(reason: .asyncTaskContextCancelled) = $0 as? KingfisherError else { return false }
+                return true
+            }
             #expect(ContinuousClock.now - start < .seconds(SanitizerAllowance.isActive ? 25 : 5), "not after the retry delay")
             #expect(transport.startedCount == 1)
         }

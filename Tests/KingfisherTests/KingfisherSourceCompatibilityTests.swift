@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 // Not @testable: what compiles here is what Kingfisher code written against the public API gets.
 import Kingfisher
@@ -51,5 +54,52 @@ import KingfisherImaging
             throw Refused()
         }
         #expect(builder.options.imageModifier?.modify(image) === image)
+    }
+
+    /// A provider written the Kingfisher way, with only the callback form.
+    struct CallbackProvider: ImageDataProvider {
+        let cacheKey: String
+        let file: URL
+        func data(handler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
+            DispatchQueue.global().async { handler(Result { try Data(contentsOf: file) }) }
+        }
+    }
+
+    @Test func aProviderWithOnlyTheCallbackFormLoads() async throws {
+        try await withManagerSetup(name: "callback-provider") { setup in
+            let provider = CallbackProvider(cacheKey: "callback-photo", file: Fixtures.directory.appendingPathComponent("photo.png"))
+            let result = try await setup.manager.retrieveImage(with: .provider(provider))
+            #expect(result.image.size.width > 0 && result.cacheType == .none)
+            #expect(try await provider.data() == Data(contentsOf: provider.file))
+        }
+    }
+
+    @Test func aThumbnailProviderGivesASmallImageInTheFilesFormat() async throws {
+        let file = Fixtures.directory.appendingPathComponent("photo_baseline_420.jpg")
+        let provider = ThumbnailImageDataProvider(url: file, maxPixelSize: 64)
+        #expect(provider.cacheKey == "\(file.absoluteString)_thumb_64.0_true")
+        let data = try await provider.data()
+        #expect(data.kf.imageFormat == .JPEG)
+        let thumbnail = try KingfisherImage.decode(data: data)
+        #expect(max(thumbnail.size.width, thumbnail.size.height) == 64)
+
+        let remote = ThumbnailImageDataProvider(url: URL(string: "https://example.com/a.jpg")!, maxPixelSize: 64)
+        await #expect(throws: ThumbnailImageDataProvider.ThumbnailImageDataProviderError.invalidImageSource) {
+            try await remote.data()
+        }
+    }
+
+    @Test func errorHelpersMeanWhatTheyMeanInKingfisher() {
+        let response = HTTPURLResponse(url: URL(string: "https://example.com/a.png")!, statusCode: 404, httpVersion: nil, headerFields: nil)!
+        let notFound = KingfisherError.responseError(reason: .invalidHTTPStatusCode(response: response))
+        #expect(notFound.isInvalidResponseStatusCode && notFound.isInvalidResponseStatusCode(404))
+        #expect(!notFound.isInvalidResponseStatusCode(500) && !notFound.isTaskCancelled)
+        #expect(!KingfisherError.requestError(reason: .asyncTaskContextCancelled).isTaskCancelled)
+    }
+
+    @Test func theMemoryStorageReportsItsCostByKingfishersName() {
+        let storage = MemoryStorage.Backend<KFCrossPlatformImage>(config: .init(totalCostLimit: 1 << 20))
+        storage.store(value: KFCrossPlatformImage(width: 2, height: 2, pixels: [UInt8](repeating: 255, count: 16)), forKey: "a")
+        #expect(storage.totalCacheCost() == storage.totalCost && storage.totalCacheCost() > 0)
     }
 }

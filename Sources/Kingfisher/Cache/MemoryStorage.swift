@@ -105,6 +105,9 @@ public enum MemoryStorage {
         /// The summed cost of the values held (expired ones included until removed).
         public var totalCost: Int { state.withLock { $0.totalCost } }
 
+        /// ``totalCost``, by Kingfisher's name.
+        public func totalCacheCost() -> Int { totalCost }
+
         /// How many values are held (expired ones included until removed).
         public var count: Int { state.withLock { $0.count } }
 

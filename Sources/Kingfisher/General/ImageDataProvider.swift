@@ -2,11 +2,22 @@ import Foundation
 
 /// Produces image data without the network: Kingfisher decodes, processes and caches it like a
 /// download, under ``cacheKey``.
+///
+/// Implement at least one of ``data()`` and ``data(handler:)``: each has a default written with
+/// the other, so a provider implementing neither calls itself forever, as in Kingfisher.
 public protocol ImageDataProvider: Sendable {
     /// The key the image is cached under.
     var cacheKey: String { get }
-    /// The data. Thrown errors reach callers as `imageSettingError(.dataProviderError)`.
+    /// The data. Thrown errors reach callers as `imageSettingError(.dataProviderError)`; a
+    /// `CancellationError` while the load is cancelled as `requestError(.dataProviderCancelled)`.
+    ///
+    /// Default: calls ``data(handler:)`` and waits for its handler. That bridge cannot stop the
+    /// callback's work when the load is cancelled (its result is then dropped); implement this
+    /// method to take part in cancellation.
     func data() async throws -> Data
+    /// The data through a callback: pass `.success(data)` or `.failure(error)` to `handler`,
+    /// once. Default: runs ``data()`` in a new task.
+    func data(handler: @escaping @Sendable (Result<Data, any Error>) -> Void)
     /// A URL describing the content, if any. Default `nil`.
     var contentURL: URL? { get }
 }
@@ -17,7 +28,12 @@ extension ImageDataProvider {
     /// The provider as a ``Source``: `.provider(self)`.
     public func convertToSource() -> Source { .provider(self) }
 
-    /// The data through a callback, as Kingfisher's older API; `handler` runs on a task.
+    public func data() async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            data(handler: { continuation.resume(with: $0) })
+        }
+    }
+
     public func data(handler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
         Task {
             do { handler(.success(try await data())) } catch { handler(.failure(error)) }
@@ -50,6 +66,11 @@ public struct LocalFileImageDataProvider: ImageDataProvider {
                 continuation.resume(with: Result { try Data(contentsOf: url) })
             }
         }
+    }
+
+    /// The file's bytes, as a property (Kingfisher's form); see ``data()``.
+    public var data: Data {
+        get async throws { try await data() }
     }
 
     /// The file URL.

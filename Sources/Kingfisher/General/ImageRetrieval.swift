@@ -22,10 +22,10 @@ final class ImageRetrieval: Sendable {
     let options: KingfisherParsedOptionsInfo
     private let state: Locked<State>
     private let completion: @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void
-    private let downloadTaskUpdated: (@Sendable (DownloadTask?) -> Void)?
+    private let downloadTaskUpdated: DownloadTaskUpdatedBlock?
 
     init(source: Source, options: KingfisherParsedOptionsInfo,
-         downloadTaskUpdated: (@Sendable (DownloadTask?) -> Void)?,
+         downloadTaskUpdated: DownloadTaskUpdatedBlock?,
          completion: @escaping @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void) {
         originalSource = source
         self.options = options
@@ -93,7 +93,7 @@ final class ImageRetrieval: Sendable {
     /// The next step after `source` failed with `error`: a retry of the original source, the
     /// next alternative, or the end. `load` starts a source.
     func failed(_ source: Source, with error: KingfisherError, load: @escaping @Sendable (Source) -> Void) {
-        if error.isTaskCancelled || isCancelled { return finish(.failure(error)) }
+        if error.isCancellation || isCancelled { return finish(.failure(error)) }
         guard let strategy = options.retryStrategy else { return failover(source, with: error, load: load) }
         // Kept whatever the decision: the count runs across alternatives too.
         let context = state.withLock { state -> RetryContext in

@@ -221,8 +221,16 @@ public enum KingfisherError: Error, Sendable {
     /// The error domain of all Kingfisher errors: `"com.onevcat.Kingfisher.Error"`.
     public static let domain = ImageCodingError.errorDomain
 
-    /// Whether the error is a cancelled download task.
+    /// Whether the error is a cancelled download task (`requestError(reason: .taskCancelled)`),
+    /// as in Kingfisher: a cancelled Swift task or data provider is not one.
     public var isTaskCancelled: Bool {
+        if case .requestError(reason: .taskCancelled) = self { return true }
+        return false
+    }
+
+    /// Whether the work ended because someone cancelled it: the download task, the Swift task
+    /// around it, or a data provider. Nothing is retried after these.
+    var isCancellation: Bool {
         switch self {
         case .requestError(reason: .taskCancelled), .requestError(reason: .asyncTaskContextCancelled),
              .requestError(reason: .dataProviderCancelled):
@@ -238,10 +246,16 @@ public enum KingfisherError: Error, Sendable {
         return false
     }
 
-    /// Whether the error is an invalid status code, and of `code` when given.
-    public func isInvalidResponseStatusCode(_ code: Int? = nil) -> Bool {
+    /// Whether the error is an invalid HTTP status code (`responseError(reason: .invalidHTTPStatusCode)`).
+    public var isInvalidResponseStatusCode: Bool {
+        if case .responseError(reason: .invalidHTTPStatusCode) = self { return true }
+        return false
+    }
+
+    /// Whether the error is the invalid HTTP status code `code`.
+    public func isInvalidResponseStatusCode(_ code: Int) -> Bool {
         guard case .responseError(reason: .invalidHTTPStatusCode(let response)) = self else { return false }
-        return code.map { response.statusCode == $0 } ?? true
+        return response.statusCode == code
     }
 
     /// The numeric code of the error within ``domain``.

@@ -1,5 +1,9 @@
 import Foundation
 
+/// Called when a retrieval's download task changes: a retry or an alternative source starts a
+/// new one (`nil` when the new attempt downloads nothing).
+public typealias DownloadTaskUpdatedBlock = @Sendable (_ newTask: DownloadTask?) -> Void
+
 /// Finds an image in memory, on disk or at its source, processes it, caches it the way the
 /// options say, and hands it back: Kingfisher's `KingfisherManager`.
 ///
@@ -65,7 +69,7 @@ public final class KingfisherManager: Sendable {
     @discardableResult
     public func retrieveImage(with resource: any Resource, options: KingfisherOptionsInfo? = nil,
                               progressBlock: DownloadProgressBlock? = nil,
-                              downloadTaskUpdated: (@Sendable (DownloadTask?) -> Void)? = nil,
+                              downloadTaskUpdated: DownloadTaskUpdatedBlock? = nil,
                               completionHandler: (@Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void)?) -> DownloadTask? {
         retrieveImage(with: resource.convertToSource(), options: options, progressBlock: progressBlock,
                       downloadTaskUpdated: downloadTaskUpdated, completionHandler: completionHandler)
@@ -75,15 +79,16 @@ public final class KingfisherManager: Sendable {
     @discardableResult
     public func retrieveImage(with source: Source, options: KingfisherOptionsInfo? = nil,
                               progressBlock: DownloadProgressBlock? = nil,
-                              downloadTaskUpdated: (@Sendable (DownloadTask?) -> Void)? = nil,
+                              downloadTaskUpdated: DownloadTaskUpdatedBlock? = nil,
                               completionHandler: (@Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void)?) -> DownloadTask? {
         retrieve(source, options: parsedOptions(options), progressBlock: progressBlock, downloadTaskUpdated: downloadTaskUpdated,
                  completionHandler: completionHandler ?? { _ in }).downloadTask
     }
 
     /// Retrieves the image of `resource`; cancelling the calling task cancels the work.
-    public func retrieveImage(with resource: any Resource, options: KingfisherOptionsInfo? = nil) async throws -> RetrieveImageResult {
-        try await retrieveImage(with: resource.convertToSource(), options: options)
+    public func retrieveImage(with resource: any Resource, options: KingfisherOptionsInfo? = nil,
+                              progressBlock: DownloadProgressBlock? = nil) async throws -> RetrieveImageResult {
+        try await retrieveImage(with: resource.convertToSource(), options: options, progressBlock: progressBlock)
     }
 
     /// Retrieves the image of `source`; cancelling the calling task cancels the work.
@@ -109,7 +114,7 @@ public final class KingfisherManager: Sendable {
     /// - Parameter targetCacheChecked: The caller has just found the processed image missing
     ///   from the target cache (the prefetcher), so the first attempt starts after that lookup.
     func retrieve(_ source: Source, options: KingfisherParsedOptionsInfo, progressBlock: DownloadProgressBlock?,
-                  downloadTaskUpdated: (@Sendable (DownloadTask?) -> Void)?, targetCacheChecked: Bool = false,
+                  downloadTaskUpdated: DownloadTaskUpdatedBlock?, targetCacheChecked: Bool = false,
                   completionHandler: @escaping @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void) -> ImageRetrieval {
         let retrieval = ImageRetrieval(source: source, options: options, downloadTaskUpdated: downloadTaskUpdated,
                                        completion: completionHandler)

@@ -22,6 +22,10 @@ extension Resource {
     }
 }
 
+/// A URL with the key its image is cached under; Kingfisher's old top-level name.
+@available(*, deprecated, message: "Clashes with the asset catalogue's ImageResource on Apple platforms.", renamed: "KF.ImageResource")
+public typealias ImageResource = KF.ImageResource
+
 /// Kingfisher's namespace for the builder and its types.
 public enum KF {
     /// A URL with the key its image is cached under.

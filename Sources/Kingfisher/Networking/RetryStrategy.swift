@@ -83,7 +83,7 @@ public struct DelayRetryStrategy: RetryStrategy {
     }
 
     public func retry(context: RetryContext, retryHandler: @escaping @Sendable (RetryDecision) -> Void) {
-        guard context.retriedCount < maxRetryCount, !context.error.isTaskCancelled,
+        guard context.retriedCount < maxRetryCount, !context.error.isCancellation,
               case .responseError(let reason) = context.error, !Self.isPermanent(reason) else {
             return retryHandler(.stop)
         }
