@@ -53,7 +53,8 @@ import FoundationNetworking
             let url = server.url("/slow/photo.png?chunk=1024&interval=50")
             let task = Locked<DownloadTask?>(nil)
             let started = downloader.downloadImage(with: url, options: [.callbackQueue(.untouch)],
-                                                   progressBlock: { _, _ in task.withLock { $0 }?.cancel() })
+                                                   progressBlock: { _, _ in task.withLock { $0 }?.cancel() },
+                                                   completionHandler: { _ in })
             task.withLock { $0 = started }
             // Then the server sees the connection close before the body's end
             try await server.wait { $0.aborted["/slow/photo.png", default: 0] >= 1 }

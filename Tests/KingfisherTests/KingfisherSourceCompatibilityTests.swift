@@ -102,4 +102,46 @@ import KingfisherImaging
         storage.store(value: KFCrossPlatformImage(width: 2, height: 2, pixels: [UInt8](repeating: 255, count: 16)), forKey: "a")
         #expect(storage.totalCacheCost() == storage.totalCost && storage.totalCacheCost() > 0)
     }
+
+    @Test func downloaderAsyncFormsTakeAnOptionsArray() async throws {
+        try await withManagerSetup(name: "downloader-forms") { setup in
+            let downloader = setup.manager.downloader
+            let url = setup.server.url("/image/photo.png")
+            let resized = try await downloader.downloadImage(
+                with: url, options: [.processor(ResizingImageProcessor(referenceSize: CGSize(width: 10, height: 10)))])
+            #expect(resized.image.size == CGSize(width: 10, height: 10))
+            let progress = Locked<Int64>(0)
+            let plain = try await downloader.downloadImage(with: url, options: nil, progressBlock: { received, _ in
+                progress.withLock { $0 = received }
+            })
+            #expect(progress.withLock { $0 } == Int64(plain.originalData.count))
+            let task: DownloadTask = downloader.downloadImage(with: url, options: [.callbackQueue(.untouch)]) { _ in }
+            #expect(task.url == url)
+        }
+    }
+
+    @Test func cacheCallsWrittenForKingfisherCompleteWhereKingfishersDo() async throws {
+        try await withManagerSetup(name: "cache-forms") { setup in
+            let cache = setup.cache
+            let image = KFCrossPlatformImage(width: 2, height: 2, pixels: [UInt8](repeating: 255, count: 16))
+            try await cache.store(image, forKey: "k", processorIdentifier: "", forcedExtension: nil)
+            #expect(try await cache.retrieveImage(forKey: "k", options: [.loadDiskFileSynchronously]).cacheType == .memory)
+            #expect(try await cache.retrieveImageInDiskCache(forKey: "k", options: [.forceRefresh]) != nil)
+            #expect(await cache.imageCachedTypeAsync(forKey: "k") == .memory)
+            // The main queue, wherever the test runner drains it.
+            let mainKey = DispatchSpecificKey<Bool>()
+            DispatchQueue.main.setSpecific(key: mainKey, value: true)
+            let onMain: Bool = await withCheckedContinuation { continuation in
+                cache.calculateDiskStorageSize { _ in continuation.resume(returning: DispatchQueue.getSpecific(key: mainKey) == true) }
+            }
+            #expect(onMain, "completions of the cache's clean-up calls run on main, as Kingfisher's")
+            await withCheckedContinuation { continuation in cache.removeImage(forKey: "k") { continuation.resume() } }
+            #expect(!cache.isCached(forKey: "k"))
+            let cleanedOnMain: Bool = await withCheckedContinuation { continuation in
+                cache.cleanExpiredDiskCache { continuation.resume(returning: DispatchQueue.getSpecific(key: mainKey) == true) }
+            }
+            #expect(cleanedOnMain)
+            await withCheckedContinuation { continuation in cache.clearCache { continuation.resume() } }
+        }
+    }
 }

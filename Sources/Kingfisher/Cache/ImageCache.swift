@@ -132,13 +132,26 @@ public final class ImageCache: Sendable {
         }
     }
 
-    /// Stores `image`; returns when the disk file is written. See the completion form.
+    /// Stores `image` as `options` say; returns when the disk file is written. See the completion form.
     public func store(_ image: KFCrossPlatformImage, original: Data? = nil, forKey key: String,
-                      options: KingfisherParsedOptionsInfo = KingfisherParsedOptionsInfo(nil), toDisk: Bool = true) async throws {
+                      options: KingfisherParsedOptionsInfo, toDisk: Bool = true) async throws {
         var options = options
         options.callbackQueue = .untouch
         let result: CacheStoreResult = await withCheckedContinuation { continuation in
             store(image, original: original, forKey: key, options: options, toDisk: toDisk) { continuation.resume(returning: $0) }
+        }
+        try result.diskCacheResult.get()
+    }
+
+    /// Stores `image`; returns when the disk file is written. See the completion form for the
+    /// parameters and their defaults.
+    public func store(_ image: KFCrossPlatformImage, original: Data? = nil, forKey key: String,
+                      processorIdentifier identifier: String = "", forcedExtension: String? = nil,
+                      cacheSerializer serializer: any CacheSerializer = DefaultCacheSerializer.default,
+                      toDisk: Bool = true) async throws {
+        let result: CacheStoreResult = await withCheckedContinuation { continuation in
+            store(image, original: original, forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension,
+                  cacheSerializer: serializer, toDisk: toDisk) { continuation.resume(returning: $0) }
         }
         try result.diskCacheResult.get()
     }
@@ -176,10 +189,20 @@ public final class ImageCache: Sendable {
 
     // MARK: Removing
 
-    /// Removes the image for `key` (and processor `identifier`) from memory and/or disk.
+    /// Removes the image for `key` (and processor `identifier`) from memory and/or disk;
+    /// `completionHandler` runs on `callbackQueue` (default `.untouch`) once done, whether or not
+    /// the file could be removed (the `async` form throws that error).
     public func removeImage(forKey key: String, processorIdentifier identifier: String = "", forcedExtension: String? = nil,
                             fromMemory: Bool = true, fromDisk: Bool = true, callbackQueue: CallbackQueue = .untouch,
-                            completionHandler: (@Sendable (Error?) -> Void)? = nil) {
+                            completionHandler: (@Sendable () -> Void)? = nil) {
+        removeImage(forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension, fromMemory: fromMemory,
+                    fromDisk: fromDisk, callbackQueue: callbackQueue, reportingFailure: { _ in completionHandler?() })
+    }
+
+    /// The same, handing the failure to remove the file (or `nil`) to `reportingFailure`.
+    func removeImage(forKey key: String, processorIdentifier identifier: String, forcedExtension: String?,
+                     fromMemory: Bool, fromDisk: Bool, callbackQueue: CallbackQueue,
+                     reportingFailure completionHandler: (@Sendable (Error?) -> Void)?) {
         let computedKey = key.computedKey(with: identifier)
         if fromMemory { memoryStorage.remove(forKey: computedKey) }
         guard fromDisk else {
@@ -203,8 +226,8 @@ public final class ImageCache: Sendable {
     public func removeImage(forKey key: String, processorIdentifier identifier: String = "", forcedExtension: String? = nil,
                             fromMemory: Bool = true, fromDisk: Bool = true) async throws {
         let failure: Error? = await withCheckedContinuation { continuation in
-            removeImage(forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension,
-                        fromMemory: fromMemory, fromDisk: fromDisk) { continuation.resume(returning: $0) }
+            removeImage(forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension, fromMemory: fromMemory,
+                        fromDisk: fromDisk, callbackQueue: .untouch, reportingFailure: { continuation.resume(returning: $0) })
         }
         if let failure { throw failure }
     }
@@ -216,15 +239,17 @@ public final class ImageCache: Sendable {
     public func retrieveImage(forKey key: String, options: KingfisherOptionsInfo? = nil,
                               callbackQueue: CallbackQueue = .mainCurrentOrAsync,
                               completionHandler: (@Sendable (Result<ImageCacheResult, KingfisherError>) -> Void)?) {
-        var parsed = KingfisherParsedOptionsInfo(options)
-        parsed.callbackQueue = callbackQueue
-        retrieveImage(forKey: key, options: parsed, completionHandler: completionHandler)
+        retrieveImage(forKey: key, options: KingfisherParsedOptionsInfo(options), callbackQueue: callbackQueue,
+                      completionHandler: completionHandler)
     }
 
-    /// The same with parsed options; completion on `options.callbackQueue`.
+    /// The same with parsed options; completion on `callbackQueue` (default
+    /// `.mainCurrentOrAsync`), whatever `options.callbackQueue` says, as in Kingfisher.
     public func retrieveImage(forKey key: String, options: KingfisherParsedOptionsInfo,
+                              callbackQueue: CallbackQueue = .mainCurrentOrAsync,
                               completionHandler: (@Sendable (Result<ImageCacheResult, KingfisherError>) -> Void)?) {
         guard let completionHandler else { return }
+        let options = { var options = options; options.callbackQueue = callbackQueue; return options }()
         if let image = retrieveImageInMemoryCache(forKey: key, options: options) {
             options.callbackQueue.execute { completionHandler(.success(.memory(image))) }
             return
@@ -244,12 +269,15 @@ public final class ImageCache: Sendable {
     }
 
     /// Looks in memory, then on disk; a disk hit is promoted to memory.
-    public func retrieveImage(forKey key: String, options: KingfisherParsedOptionsInfo = KingfisherParsedOptionsInfo(nil)) async throws -> ImageCacheResult {
-        var options = options
-        options.callbackQueue = .untouch
-        return try await withCheckedThrowingContinuation { continuation in
-            retrieveImage(forKey: key, options: options) { continuation.resume(with: $0) }
+    public func retrieveImage(forKey key: String, options: KingfisherParsedOptionsInfo) async throws -> ImageCacheResult {
+        try await withCheckedThrowingContinuation { continuation in
+            retrieveImage(forKey: key, options: options, callbackQueue: .untouch) { continuation.resume(with: $0) }
         }
+    }
+
+    /// The same with an options array (default `nil`).
+    public func retrieveImage(forKey key: String, options: KingfisherOptionsInfo? = nil) async throws -> ImageCacheResult {
+        try await retrieveImage(forKey: key, options: KingfisherParsedOptionsInfo(options))
     }
 
     /// The image in memory for `key`, synchronously; `nil` when absent or expired.
@@ -264,7 +292,16 @@ public final class ImageCache: Sendable {
     }
 
     /// Reads and decodes the image on disk for `key`, on the cache's read queue (or the calling
-    /// thread with `loadDiskFileSynchronously`); completion on `options.callbackQueue`.
+    /// thread with `loadDiskFileSynchronously`); completion on `callbackQueue` (default `.untouch`).
+    public func retrieveImageInDiskCache(forKey key: String, options: KingfisherOptionsInfo? = nil,
+                                         callbackQueue: CallbackQueue = .untouch,
+                                         completionHandler: @escaping @Sendable (Result<KFCrossPlatformImage?, KingfisherError>) -> Void) {
+        var parsed = KingfisherParsedOptionsInfo(options)
+        parsed.callbackQueue = callbackQueue
+        retrieveImageInDiskCache(forKey: key, options: parsed, completionHandler: completionHandler)
+    }
+
+    /// The same with parsed options; completion on `options.callbackQueue`.
     public func retrieveImageInDiskCache(forKey key: String, options: KingfisherParsedOptionsInfo,
                                          completionHandler: @escaping @Sendable (Result<KFCrossPlatformImage?, KingfisherError>) -> Void) {
         let computedKey = key.computedKey(with: options.processor.identifier)
@@ -293,7 +330,12 @@ public final class ImageCache: Sendable {
     }
 
     /// Reads and decodes the image on disk for `key`; `nil` when absent, expired or undecodable.
-    public func retrieveImageInDiskCache(forKey key: String, options: KingfisherParsedOptionsInfo = KingfisherParsedOptionsInfo(nil)) async throws -> KFCrossPlatformImage? {
+    public func retrieveImageInDiskCache(forKey key: String, options: KingfisherOptionsInfo? = nil) async throws -> KFCrossPlatformImage? {
+        try await retrieveImageInDiskCache(forKey: key, options: KingfisherParsedOptionsInfo(options))
+    }
+
+    /// The same with parsed options.
+    public func retrieveImageInDiskCache(forKey key: String, options: KingfisherParsedOptionsInfo) async throws -> KFCrossPlatformImage? {
         var options = options
         options.callbackQueue = .untouch
         return try await withCheckedThrowingContinuation { continuation in
@@ -309,8 +351,10 @@ public final class ImageCache: Sendable {
         httpRecords.removeAllFromMemory()
     }
 
-    /// Empties the disk cache on the io queue; completion on `callbackQueue`.
-    public func clearDiskCache(callbackQueue: CallbackQueue = .untouch, completion: (@Sendable () -> Void)? = nil) {
+    /// Empties the disk cache on the io queue; `completion` runs on `callbackQueue`, by default
+    /// the main queue as in Kingfisher. A process that never runs the main queue (a server, a
+    /// command-line tool) passes `.untouch` or awaits the `async` form.
+    public func clearDiskCache(callbackQueue: CallbackQueue = .mainAsync, completion: (@Sendable () -> Void)? = nil) {
         ioQueue.async {
             try? self.diskStorage.removeAll()
             if let completion { callbackQueue.execute(completion) }
@@ -319,11 +363,11 @@ public final class ImageCache: Sendable {
 
     /// Empties the disk cache; returns when done.
     public func clearDiskCache() async {
-        await withCheckedContinuation { continuation in clearDiskCache { continuation.resume() } }
+        await withCheckedContinuation { continuation in clearDiskCache(callbackQueue: .untouch) { continuation.resume() } }
     }
 
-    /// Empties both caches.
-    public func clearCache(callbackQueue: CallbackQueue = .untouch, completion: (@Sendable () -> Void)? = nil) {
+    /// Empties both caches; `completion` as ``clearDiskCache(callbackQueue:completion:)``'s.
+    public func clearCache(callbackQueue: CallbackQueue = .mainAsync, completion: (@Sendable () -> Void)? = nil) {
         clearMemoryCache()
         clearDiskCache(callbackQueue: callbackQueue, completion: completion)
     }
@@ -340,27 +384,26 @@ public final class ImageCache: Sendable {
     }
 
     /// Removes expired files, then the least recently used past the size limit; posts
-    /// ``Foundation/Notification/Name/KingfisherDidCleanDiskCache`` when anything was removed.
-    /// Completion on `callbackQueue` with the removed file names.
-    public func cleanExpiredDiskCache(callbackQueue: CallbackQueue = .untouch,
-                                      completion: (@Sendable ([String]) -> Void)? = nil) {
+    /// ``Foundation/Notification/Name/KingfisherDidCleanDiskCache`` with the removed files'
+    /// names when anything was removed. `completion` runs on `callbackQueue`, by default the main
+    /// queue (see ``clearDiskCache(callbackQueue:completion:)``).
+    public func cleanExpiredDiskCache(callbackQueue: CallbackQueue = .mainAsync, completion: (@Sendable () -> Void)? = nil) {
         ioQueue.async {
             let removed = ((try? self.diskStorage.clean()) ?? []).map(\.lastPathComponent)
             if !removed.isEmpty { Self.postCleaned(removed) }
-            if let completion { callbackQueue.execute { completion(removed) } }
+            if let completion { callbackQueue.execute(completion) }
         }
     }
 
-    /// Cleans the disk cache; returns the removed file names.
-    @discardableResult
-    public func cleanExpiredDiskCache() async -> [String] {
-        await withCheckedContinuation { continuation in cleanExpiredDiskCache { continuation.resume(returning: $0) } }
+    /// Cleans the disk cache; returns when done.
+    public func cleanExpiredDiskCache() async {
+        await withCheckedContinuation { continuation in cleanExpiredDiskCache(callbackQueue: .untouch) { continuation.resume() } }
     }
 
-    /// Cleans both caches.
-    public func cleanExpiredCache(callbackQueue: CallbackQueue = .untouch, completion: (@Sendable () -> Void)? = nil) {
+    /// Cleans both caches; `completion` as ``cleanExpiredDiskCache(callbackQueue:completion:)``'s.
+    public func cleanExpiredCache(callbackQueue: CallbackQueue = .mainAsync, completion: (@Sendable () -> Void)? = nil) {
         cleanExpiredMemoryCache()
-        cleanExpiredDiskCache(callbackQueue: callbackQueue) { _ in completion?() }
+        cleanExpiredDiskCache(callbackQueue: callbackQueue, completion: completion)
     }
 
     /// Cleans both caches; returns when done.
@@ -378,6 +421,27 @@ public final class ImageCache: Sendable {
         if memoryStorage.isCached(forKey: computedKey) { return .memory }
         if diskStorage.isCached(forKey: computedKey, forcedExtension: forcedExtension) { return .disk }
         return .none
+    }
+
+    /// ``imageCachedType(forKey:processorIdentifier:forcedExtension:)`` on the io queue, so that
+    /// the caller never waits on the disk; `completionHandler` runs on `callbackQueue` (default
+    /// `.mainCurrentOrAsync`).
+    public func imageCachedTypeAsync(forKey key: String, processorIdentifier identifier: String = "",
+                                     forcedExtension: String? = nil, callbackQueue: CallbackQueue = .mainCurrentOrAsync,
+                                     completionHandler: @escaping @Sendable (CacheType) -> Void) {
+        ioQueue.async {
+            let type = self.imageCachedType(forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension)
+            callbackQueue.execute { completionHandler(type) }
+        }
+    }
+
+    /// Where the image for `key` is cached, found on the io queue.
+    public func imageCachedTypeAsync(forKey key: String, processorIdentifier identifier: String = "",
+                                     forcedExtension: String? = nil) async -> CacheType {
+        await withCheckedContinuation { continuation in
+            imageCachedTypeAsync(forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension,
+                                 callbackQueue: .untouch) { continuation.resume(returning: $0) }
+        }
     }
 
     /// Whether the image for `key` is cached in memory or on disk.
@@ -403,8 +467,9 @@ public final class ImageCache: Sendable {
         return diskStorage.cacheFileURL(forKey: computedKey, forcedExtension: forcedExtension)
     }
 
-    /// The disk cache's size in bytes, computed on the io queue; completion on `callbackQueue`.
-    public func calculateDiskStorageSize(callbackQueue: CallbackQueue = .untouch,
+    /// The disk cache's size in bytes, computed on the io queue; `completion` runs on
+    /// `callbackQueue`, by default the main queue as in Kingfisher.
+    public func calculateDiskStorageSize(callbackQueue: CallbackQueue = .mainAsync,
                                          completion: @escaping @Sendable (Result<UInt, KingfisherError>) -> Void) {
         ioQueue.async {
             let result = Result { () throws(KingfisherError) in try self.diskStorage.totalSize() }
@@ -416,7 +481,7 @@ public final class ImageCache: Sendable {
     public var diskStorageSize: UInt {
         get async throws {
             try await withCheckedThrowingContinuation { continuation in
-                calculateDiskStorageSize { continuation.resume(with: $0) }
+                calculateDiskStorageSize(callbackQueue: .untouch) { continuation.resume(with: $0) }
             }
         }
     }

@@ -155,7 +155,7 @@ public final class KingfisherManager: Sendable {
         let cached = targetCache.imageCachedType(forKey: key, processorIdentifier: options.processor.identifier,
                                                  forcedExtension: options.forcedExtension)
         if cached.cached, !options.fromMemoryCacheOrRefresh || cached == .memory {
-            targetCache.retrieveImage(forKey: key, options: options) { result in
+            targetCache.retrieveImage(forKey: key, options: options, callbackQueue: options.callbackQueue) { result in
                 if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }
                 switch result {
                 case .success(let found):
@@ -220,7 +220,7 @@ public final class KingfisherManager: Sendable {
         }
         var originalOptions = options
         originalOptions.processor = DefaultImageProcessor.default
-        originalCache.retrieveImage(forKey: key, options: originalOptions) { [options] result in
+        originalCache.retrieveImage(forKey: key, options: originalOptions, callbackQueue: options.callbackQueue) { [options] result in
             if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }
             guard case .success(let found) = result, let original = found.image else {
                 return self.originalMissing(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)

@@ -9,7 +9,7 @@ public enum Source: Sendable, Hashable {
 
     /// The identifiers of image targets' requests, as Kingfisher's: each new request of a target
     /// gets the next one, and a result for an earlier one is stale
-    /// (``KingfisherWrapper/taskIdentifier``).
+    /// (`kf.taskIdentifier`).
     public enum Identifier {
         /// The identifier's type.
         public typealias Value = UInt

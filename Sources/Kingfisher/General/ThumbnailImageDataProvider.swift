@@ -4,7 +4,7 @@ import Foundation
 /// `ThumbnailImageDataProvider`: the full-size image never reaches the cache, only the thumbnail.
 ///
 /// The file is decoded straight to a thumbnail whose longest side is at most ``maxPixelSize``
-/// pixels (``KingfisherImage/downsampled(data:maxPixelSize:options:)``: JPEG and WebP are decoded
+/// pixels (`KingfisherImage.downsampled(data:maxPixelSize:)`: JPEG and WebP are decoded
 /// at a reduced scale, so a large photo is never held at full size), upright, and encoded in the
 /// file's own format when this library writes it (PNG, JPEG, GIF, WebP, AVIF; lossy ones at
 /// quality 0.9), else as PNG. The work runs on a global `.userInitiated` queue.
@@ -13,7 +13,7 @@ import Foundation
 /// only takes part in the cache key: the thumbnail is always made from the image.
 public struct ThumbnailImageDataProvider: ImageDataProvider {
     /// Why a thumbnail could not be provided. A file that cannot be read throws Foundation's error
-    /// naming the file; one that cannot be decoded throws ``ImageCodingError`` saying why.
+    /// naming the file; one that cannot be decoded throws `ImageCodingError` saying why.
     public enum ThumbnailImageDataProviderError: Error {
         /// ``ThumbnailImageDataProvider/url`` is not a file URL.
         case invalidImageSource

@@ -12,6 +12,8 @@ public final class DownloadTask: Sendable {
     private let state: Locked<State>
     /// This caller's token within the shared download.
     public let token: Int
+    /// ``token``, by Kingfisher's name.
+    public var cancelToken: Int { token }
     /// The URL being downloaded.
     public let url: URL?
 
@@ -34,6 +36,10 @@ public final class DownloadTask: Sendable {
             return true
         }
     }
+
+    /// Whether the task has joined its download: `false` while an asynchronous request modifier
+    /// still works on the request, as Kingfisher's before its session task exists.
+    public var isInitialized: Bool { state.withLock { $0.operation != nil } }
 
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { state.withLock { $0.cancelled } }

@@ -154,8 +154,16 @@ public final class ImageDownloader: Sendable {
     @discardableResult
     public func downloadImage(with url: URL, options: KingfisherOptionsInfo? = nil,
                               progressBlock: DownloadProgressBlock? = nil,
-                              completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask? {
+                              completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask {
         downloadImage(with: url, options: KingfisherParsedOptionsInfo(options), progressBlock: progressBlock,
+                      completionHandler: completionHandler)
+    }
+
+    /// The same without a progress block.
+    @discardableResult
+    public func downloadImage(with url: URL, options: KingfisherOptionsInfo? = nil,
+                              completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask {
+        downloadImage(with: url, options: KingfisherParsedOptionsInfo(options), progressBlock: nil,
                       completionHandler: completionHandler)
     }
 
@@ -164,7 +172,7 @@ public final class ImageDownloader: Sendable {
     @discardableResult
     public func downloadImage(with url: URL, options: KingfisherParsedOptionsInfo,
                               progressBlock: DownloadProgressBlock? = nil,
-                              completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask? {
+                              completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask {
         download(url, options: options, validators: nil, progressBlock: progressBlock) { outcome in
             completionHandler?(outcome.flatMap { $0.downloaded.map(\.0) })
         }
@@ -202,11 +210,27 @@ public final class ImageDownloader: Sendable {
     }
 
     /// Downloads the image at `url`; cancelling the calling task cancels this caller's share.
-    public func downloadImage(with url: URL, options: KingfisherParsedOptionsInfo = KingfisherParsedOptionsInfo(nil)) async throws -> ImageLoadingResult {
-        var options = options
+    public func downloadImage(with url: URL, options: KingfisherParsedOptionsInfo) async throws -> ImageLoadingResult {
+        try await downloadImage(with: url, parsedOptions: options, progressBlock: nil)
+    }
+
+    /// The same with an options array, reporting progress to `progressBlock` (default `nil`).
+    public func downloadImage(with url: URL, options: KingfisherOptionsInfo? = nil,
+                              progressBlock: DownloadProgressBlock? = nil) async throws -> ImageLoadingResult {
+        try await downloadImage(with: url, parsedOptions: KingfisherParsedOptionsInfo(options), progressBlock: progressBlock)
+    }
+
+    /// The same with an options array.
+    public func downloadImage(with url: URL, options: KingfisherOptionsInfo? = nil) async throws -> ImageLoadingResult {
+        try await downloadImage(with: url, parsedOptions: KingfisherParsedOptionsInfo(options), progressBlock: nil)
+    }
+
+    private func downloadImage(with url: URL, parsedOptions: KingfisherParsedOptionsInfo,
+                               progressBlock: DownloadProgressBlock?) async throws -> ImageLoadingResult {
+        var options = parsedOptions
         options.callbackQueue = .untouch
         return try await withCancellableWork(start: { completion in
-            downloadImage(with: url, options: options, completionHandler: completion)
+            downloadImage(with: url, options: options, progressBlock: progressBlock, completionHandler: completion)
         }, cancel: { $0.cancel() })
     }
 

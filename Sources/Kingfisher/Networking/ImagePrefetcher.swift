@@ -225,7 +225,7 @@ public final class ImagePrefetcher: Sendable {
             }
             if cached == .disk {
                 // Loaded into memory, and counted as skipped (as Kingfisher, whatever the read gave).
-                return cache.retrieveImage(forKey: source.cacheKey, options: options) { _ in
+                return cache.retrieveImage(forKey: source.cacheKey, options: options, callbackQueue: options.callbackQueue) { _ in
                     self.itemEnded(index, as: .skipped)
                 }
             }

@@ -5,7 +5,7 @@ import NIOCore
 /// result shared through a ``RedisStorage/Backend``: N nodes asked for the same new key make
 /// it once.
 ///
-/// A process that finds no value takes the key's lease (``RedisLease``), makes the value,
+/// A process that finds no value takes the key's lease (`RedisLease`), makes the value,
 /// stores it, and tells the others (Pub/Sub). The others wait: they are woken by the message
 /// and also look again every ``pollInterval``, since a message can be lost. A holder that
 /// fails releases the lease and tells the others, which then try themselves; a holder that
