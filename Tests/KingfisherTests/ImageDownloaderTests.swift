@@ -81,6 +81,10 @@ import FoundationNetworking
         try await withServer { server, downloader in
             struct Redirecting: AsyncImageDownloadRequestModifier {
                 let target: URL
+                let started = Locked<[URL?]>([])
+                var onDownloadTaskStarted: (@Sendable (DownloadTask?) -> Void)? {
+                    { [started] task in started.withLock { $0.append(task?.url) } }
+                }
                 func modified(for request: URLRequest) async -> URLRequest? {
                     await Task.yield()
                     var request = request
@@ -88,10 +92,11 @@ import FoundationNetworking
                     return request
                 }
             }
-            let result = try await downloader.downloadImage(with: server.url("/image/nothing.png"),
-                                                            options: KingfisherParsedOptionsInfo([.requestModifier(Redirecting(target: server.url("/image/photo.gif")))]))
+            let modifier = Redirecting(target: server.url("/image/photo.gif"))
+            let result = try await downloader.downloadImage(with: server.url("/image/nothing.png"), options: [.requestModifier(modifier)])
             #expect(result.image.format == .GIF)
             #expect(server.requests("/image/nothing.png") == 0)
+            #expect(modifier.started.withLock { $0 } == [server.url("/image/nothing.png")], "told once, with the caller's task")
         }
     }
 

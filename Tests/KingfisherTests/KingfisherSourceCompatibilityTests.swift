@@ -144,4 +144,22 @@ import KingfisherImaging
             await withCheckedContinuation { continuation in cache.clearCache { continuation.resume() } }
         }
     }
+
+    @Test func aBuildersRedirectBlockAnswersThroughThePayload() async throws {
+        try await withManagerSetup(name: "redirect-block") { setup in
+            let seen = Locked<[Int]>([])
+            let builder = KF.url(setup.server.url("/redirect/2/photo.png"))
+                .targetCache(setup.cache)
+                .downloader(setup.manager.downloader)
+                .redirectHandler { payload in
+                    seen.withLock { $0.append(payload.response.statusCode) }
+                    var request = payload.newRequest
+                    request.setValue("block", forHTTPHeaderField: "X-Redirected-By")
+                    payload.completionHandler(request)
+                }
+            _ = try await builder.image()
+            #expect(seen.withLock { $0 } == [302, 302])
+            #expect(setup.server.headers("/image/photo.png")["x-redirected-by"] == "block")
+        }
+    }
 }

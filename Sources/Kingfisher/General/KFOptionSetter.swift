@@ -93,6 +93,13 @@ extension KFOptionSetter {
     }
     /// See ``KingfisherOptionsInfoItem/redirectHandler(_:)``.
     public func redirectHandler(_ handler: any ImageDownloadRedirectHandler) -> Self { changing { $0.redirectHandler = handler } }
+    /// Decides each redirect in `block`, which answers through the payload's
+    /// ``KF/RedirectPayload/completionHandler``, as Kingfisher's block form.
+    public func redirectHandler(_ block: @escaping @Sendable (KF.RedirectPayload) -> Void) -> Self {
+        redirectHandler(AnyRedirectHandler { task, response, newRequest, completionHandler in
+            block(KF.RedirectPayload(task: task, response: response, newRequest: newRequest, completionHandler: completionHandler))
+        })
+    }
 
     // MARK: Processors
 

@@ -194,13 +194,13 @@ public final class ImageDownloader: Sendable {
             if let synchronous = modifier as? any ImageDownloadRequestModifier {
                 enqueue(synchronous.modified(for: request), validators: validators, task: task, options: options, progress: progressBlock,
                         completion: completion)
-                modifier.onDownloadTaskStarted(task)
+                modifier.onDownloadTaskStarted?(task)
             } else {
                 Task {
                     let modified = await modifier.modified(for: request)
                     self.enqueue(modified, validators: validators, task: task, options: options, progress: progressBlock,
                                  completion: completion)
-                    modifier.onDownloadTaskStarted(task)
+                    modifier.onDownloadTaskStarted?(task)
                 }
             }
         } else {

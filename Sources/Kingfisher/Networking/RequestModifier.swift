@@ -8,13 +8,9 @@ import FoundationNetworking
 public protocol AsyncImageDownloadRequestModifier: Sendable {
     /// The request to send instead of `request`, or `nil` to stop.
     func modified(for request: URLRequest) async -> URLRequest?
-    /// Called with the task once the download starts. Default: does nothing.
-    func onDownloadTaskStarted(_ task: DownloadTask?)
-}
-
-extension AsyncImageDownloadRequestModifier {
-    /// Does nothing.
-    public func onDownloadTaskStarted(_ task: DownloadTask?) {}
+    /// Called with the task once the modified request has joined its download. As in Kingfisher,
+    /// an asynchronous modifier has no default: it must declare this, `nil` when it does not care.
+    var onDownloadTaskStarted: (@Sendable (DownloadTask?) -> Void)? { get }
 }
 
 /// Changes a download request before it is sent, synchronously, as Kingfisher's
@@ -25,6 +21,9 @@ public protocol ImageDownloadRequestModifier: AsyncImageDownloadRequestModifier 
 }
 
 extension ImageDownloadRequestModifier {
+    /// `nil`: a synchronous modifier is not told when the download starts unless it says so.
+    public var onDownloadTaskStarted: (@Sendable (DownloadTask?) -> Void)? { nil }
+
     /// Calls the synchronous form.
     public func modified(for request: URLRequest) async -> URLRequest? {
         let modify: (URLRequest) -> URLRequest? = modified(for:)
@@ -58,9 +57,19 @@ public protocol ImageDownloadRedirectHandler: Sendable {
 public struct AnyRedirectHandler: ImageDownloadRedirectHandler {
     private let block: @Sendable (DownloadTask?, HTTPURLResponse, URLRequest) async -> URLRequest?
 
-    /// Creates a handler that runs `handle`.
+    /// Creates a handler that runs `handle` and follows with the request it returns.
     public init(handle: @escaping @Sendable (DownloadTask?, HTTPURLResponse, URLRequest) async -> URLRequest?) {
         block = handle
+    }
+
+    /// Creates a handler that runs `handle` and follows with the request it passes to its last
+    /// argument, as Kingfisher's. `handle` must call it exactly once.
+    public init(handle: @escaping @Sendable (DownloadTask?, HTTPURLResponse, URLRequest, @escaping @Sendable (URLRequest?) -> Void) -> Void) {
+        block = { task, response, newRequest in
+            await withCheckedContinuation { continuation in
+                handle(task, response, newRequest) { continuation.resume(returning: $0) }
+            }
+        }
     }
 
     /// `handle(task, response, newRequest)`.
