@@ -44,31 +44,28 @@ extension ServiceError {
             }
             if code == 404 || code == 410 { return ServiceError(.notFound, "the source \(url) answered \(code)") }
             return ServiceError(.badGateway, "the source \(url) answered \(code)")
-        case .responseError(reason: .responseTooLarge(_, let limit, let received)):
-            return ServiceError(.contentTooLarge, "the source \(url) is over the size limit of \(limit) bytes (\(received) bytes)")
-        case .responseError(reason: .notAnImage(_, let contentType, let reason)):
-            if let overLimits = overLimits(reason, url) { return overLimits }
-            let type = contentType.map { " (\($0))" } ?? ""
-            return ServiceError(.unprocessableContent, "the source \(url)\(type) is not an image: \(reason.errorDescription)")
-        case .responseError(reason: .tooManyRedirects(_, let limit)):
-            return ServiceError(.badGateway, "the source \(url) took more than \(limit) redirects")
         case .responseError(reason: .URLSessionError(let underlying)):
             // The transport's own line says what happened ("timed out after 10 s, with no
             // response: …", "connection refused"); the URL is named once, here.
             let urlError = underlying as? URLError
             let detail = urlError?.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(underlying)"
-            let status: HTTPResponse.Status = urlError?.code == .timedOut ? .gatewayTimeout : .badGateway
-            return ServiceError(status, "fetching \(url): \(detail)")
-        case .imageCodingError(let reason):
-            if let overLimits = overLimits(reason, url) { return overLimits }
-            switch reason {
-            case .encodingFailed:
-                return ServiceError(.internalServerError, "encoding the result of \(url) failed: \(reason.errorDescription)")
-            default:
-                return ServiceError(.unprocessableContent, "the source \(url) is not a usable image: \(reason.errorDescription)")
+            let status: HTTPResponse.Status
+            switch urlError?.code {
+            case .timedOut?: status = .gatewayTimeout
+            case .dataLengthExceedsMaximum?: status = .contentTooLarge
+            default: status = .badGateway
             }
+            return ServiceError(status, "fetching \(url): \(detail)")
         case .processorError:
-            return ServiceError(.badRequest, "the processing cannot run on \(url): \(error.description)")
+            guard let failure = error.decodingFailure else {
+                return ServiceError(.badRequest, "the processing cannot run on \(url): \(error.description)")
+            }
+            if let overLimits = overLimits(failure.reason, url) { return overLimits }
+            if case .encodingFailed = failure.reason {
+                return ServiceError(.internalServerError, "encoding the result of \(url) failed: \(failure.reason.errorDescription)")
+            }
+            let type = failure.contentType.map { " (\($0))" } ?? ""
+            return ServiceError(.unprocessableContent, "the source \(url)\(type) is not a usable image: \(failure.reason.errorDescription)")
         default:
             return ServiceError(.badGateway, "retrieving \(url) failed: \(error.description)")
         }

@@ -127,11 +127,11 @@ private func isURLScheme(_ text: Substring) -> Bool {
 /// failures, 1 otherwise. A provider's error and the last of exhausted alternatives decide.
 func exitStatus(for error: KingfisherError) -> Int32 {
     switch error {
-    case .imageCodingError, .responseError(reason: .notAnImage), .processorError: return ExitStatus.refusedInput
+    case .processorError: return ExitStatus.refusedInput
     case .cacheError(reason: .imageNotExisting): return ExitStatus.noInput
     case .imageSettingError(reason: .dataProviderError(_, let underlying)):
         if let underlying = underlying as? KingfisherError { return exitStatus(for: underlying) }
-        return ExitStatus.noInput
+        return underlying is ImageCodingError ? ExitStatus.refusedInput : ExitStatus.noInput
     case .imageSettingError(reason: .alternativeSourcesExhausted(let failures)):
         return failures.last.map { exitStatus(for: $0.error) } ?? ExitStatus.unavailable
     case .requestError, .responseError, .imageSettingError: return ExitStatus.unavailable

@@ -54,10 +54,8 @@ import FoundationNetworking
             let downloader = ImageDownloader(name: "faults")
             // The client reads what Content-Length says: half a PNG, which does not decode.
             let failure = await kingfisherError { _ = try await downloader.downloadImage(with: server.url("/underlong/photo.png")) }
-            guard case .responseError(reason: .notAnImage(_, _, let reason))? = failure else {
-                Issue.record("\(String(describing: failure))"); return
-            }
-            #expect(reason == .truncatedData(format: .PNG))
+            guard let decoding = failure?.decodingFailure else { Issue.record("\(String(describing: failure))"); return }
+            #expect(decoding.reason == .truncatedData(format: .PNG))
         }
     }
 

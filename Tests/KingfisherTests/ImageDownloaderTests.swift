@@ -142,7 +142,7 @@ import FoundationNetworking
     @Test func redirectsLeavingHTTPAreNotFollowed() async throws {
         try await withServer { server, downloader in
             let unix = await failure(downloader, server.url("/unixredirect"))
-            guard case .responseError(reason: .notAnImage)? = unix else { Issue.record("\(String(describing: unix))"); return }
+            #expect(unix?.decodingFailure != nil, "the redirect itself is the answer: \(String(describing: unix))")
         }
     }
 
@@ -150,8 +150,9 @@ import FoundationNetworking
         try await withServer { server, downloader in
             downloader.redirectLimit = 4
             let loop = await failure(downloader, server.url("/loop"))
-            guard case .responseError(reason: .tooManyRedirects(_, let limit))? = loop else { Issue.record("\(String(describing: loop))"); return }
-            #expect(limit == 4 && server.requests("/loop") <= 5)
+            guard let stopped = urlSessionError(loop) else { Issue.record("\(String(describing: loop))"); return }
+            #expect(stopped.code == .httpTooManyRedirects && stopped.limit == 4 && server.requests("/loop") <= 5)
+            #expect(loop?.localizedDescription == "The download failed: \(server.url("/loop").absoluteString): more than 4 redirects (or a loop).")
         }
     }
 
@@ -159,7 +160,7 @@ import FoundationNetworking
         try await withServer { server, downloader in
             downloader.redirectLimit = 4
             let tooMany = await failure(downloader, server.url("/redirect/6/photo.png"))
-            guard case .responseError(reason: .tooManyRedirects)? = tooMany else { Issue.record("\(String(describing: tooMany))"); return }
+            #expect(urlSessionError(tooMany)?.code == .httpTooManyRedirects, "\(String(describing: tooMany))")
         }
     }
 
@@ -191,8 +192,7 @@ import FoundationNetworking
             downloader.delegate = lenient
             // The 404's body is read: it is text, not an image.
             let notImage = await failure(downloader, server.url("/status/404"))
-            guard case .responseError(reason: .notAnImage(_, let type, _))? = notImage else { Issue.record("\(String(describing: notImage))"); return }
-            #expect(type == "text/plain")
+            #expect(notImage?.decodingFailure?.contentType == "text/plain", "\(String(describing: notImage))")
             withExtendedLifetime(lenient) {}
         }
     }
@@ -223,9 +223,11 @@ import FoundationNetworking
     @Test func anHTMLPageFailsNamingItsContentType() async throws {
         try await withServer { server, downloader in
             let error = await failure(downloader, server.url("/html"))
-            guard case .responseError(reason: .notAnImage(_, let type, let reason))? = error else { Issue.record("\(String(describing: error))"); return }
-            #expect(type == "text/html; charset=utf-8")
-            #expect(reason == .unknownFormat(description: "an HTML document"))
+            guard case .processorError(reason: .processingFailed(let processor, _))? = error,
+                  let decoding = processor as? KingfisherError.DecodingFailure else { Issue.record("\(String(describing: error))"); return }
+            #expect(decoding.contentType == "text/html; charset=utf-8" && decoding.url == server.url("/html"))
+            #expect(decoding.reason == .unknownFormat(description: "an HTML document"))
+            #expect(decoding.identifier == DefaultImageProcessor.default.identifier, "it stands in for the caller's processor")
             #expect(error?.localizedDescription.contains("text/html") == true)
         }
     }
@@ -234,10 +236,8 @@ import FoundationNetworking
         try await withServer { server, downloader in
             downloader.maxResponseDataSize = 1 << 20
             let announced = await failure(downloader, server.url("/big"))
-            guard case .responseError(reason: .responseTooLarge(_, let limit, let received))? = announced else {
-                Issue.record("\(String(describing: announced))"); return
-            }
-            #expect(limit == 1 << 20 && received == 64 << 20)
+            guard let refused = urlSessionError(announced) else { Issue.record("\(String(describing: announced))"); return }
+            #expect(refused.code == .dataLengthExceedsMaximum && refused.limit == 1 << 20 && refused.received == 64 << 20)
             try await server.wait { $0.aborted["/big", default: 0] >= 1 }
             #expect(server.completed("/big") == 0)
         }
@@ -247,10 +247,10 @@ import FoundationNetworking
         try await withServer { server, downloader in
             downloader.maxResponseDataSize = 1 << 20
             let streamed = await failure(downloader, server.url("/big?length=hidden"))
-            guard case .responseError(reason: .responseTooLarge(_, _, let got))? = streamed else {
+            guard let stopped = urlSessionError(streamed), let got = stopped.received else {
                 Issue.record("\(String(describing: streamed))"); return
             }
-            #expect(got > 1 << 20 && got <= 2 << 20)
+            #expect(stopped.code == .dataLengthExceedsMaximum && got > 1 << 20 && got <= 2 << 20)
             try await server.wait { $0.aborted["/big", default: 0] >= 1 }
             #expect(server.completed("/big") == 0)
         }

@@ -67,11 +67,15 @@ import Testing
         #expect(ImageDecoder.describeContent(Data("Not Found".utf8)) == "text (\"Not Found\")")
     }
 
-    let tooManyPixels = KingfisherError.imageCodingError(reason: .tooManyPixels(format: .PNG, width: 100_000, height: 100_000,
-                                                                                  frameCount: 1, limit: 100_000_000))
+    let tooManyPixels = ImageCodingError.tooManyPixels(format: .PNG, width: 100_000, height: 100_000, frameCount: 1, limit: 100_000_000)
 
     @Test func codingErrorsHaveTheirCode() {
         #expect(tooManyPixels.errorCode == 6006)
+        // Through Kingfisher's processing error, the reason stays reachable.
+        let wrapped = KingfisherError.processorError(reason: .processingFailed(
+            processor: KingfisherError.DecodingFailure(processor: DefaultImageProcessor.default, reason: tooManyPixels), item: .data(Data())))
+        #expect(wrapped.imageCodingError == tooManyPixels && wrapped.errorCode == 4001)
+        #expect(wrapped.localizedDescription == tooManyPixels.errorDescription)
     }
 
     @Test func codingErrorsDescribeTheRefusedImage() {

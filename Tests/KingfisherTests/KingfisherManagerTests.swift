@@ -229,8 +229,7 @@ import Testing
                     .retryStrategy(DelayRetryStrategy(maxRetryCount: 3, retryInterval: .seconds(0))),
                 ])
             } throws: { error in
-                guard case .responseError(reason: .notAnImage)? = error as? KingfisherError else { return false }
-                return true
+                (error as? KingfisherError)?.decodingFailure?.url == html
             }
             #expect(setup.server.requests("/html") == 1, "a body that is not an image is not fetched again")
         }

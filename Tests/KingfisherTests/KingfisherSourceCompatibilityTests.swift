@@ -162,4 +162,44 @@ import KingfisherImaging
             #expect(setup.server.headers("/image/photo.png")["x-redirected-by"] == "block")
         }
     }
+
+    /// Exhaustive switches as Kingfisher code writes them, with no `default`: they compile only
+    /// while these enums have Kingfisher's cases and no others.
+    @Test func switchesWrittenForKingfisherStayExhaustive() async throws {
+        func group(_ error: KingfisherError) -> String {
+            switch error {
+            case .requestError: return "request"
+            case .responseError(let reason):
+                switch reason {
+                case .invalidURLResponse, .invalidHTTPStatusCode, .dataModifyingFailed, .noURLResponse, .cancelledByDelegate:
+                    return "response"
+                case .URLSessionError: return "transport"
+                }
+            case .cacheError: return "cache"
+            case .processorError(let reason):
+                switch reason {
+                case .processingFailed: return "processor"
+                }
+            case .imageSettingError: return "setting"
+            }
+        }
+        func name(_ format: ImageFormat) -> String {
+            switch format {
+            case .unknown: return "?"
+            case .PNG: return "png"
+            case .JPEG: return "jpeg"
+            case .GIF: return "gif"
+            }
+        }
+        try await withManagerSetup(name: "switches") { setup in
+            let downloader = setup.manager.downloader
+            downloader.redirectLimit = 1
+            let html = await kingfisherError { _ = try await downloader.downloadImage(with: setup.server.url("/html")) }
+            #expect(html.map(group) == "processor")
+            #expect(html?.imageCodingError == .unknownFormat(description: "an HTML document"))
+            let loop = await kingfisherError { _ = try await downloader.downloadImage(with: setup.server.url("/loop")) }
+            #expect(loop.map(group) == "transport")
+        }
+        #expect(name(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).kf.imageFormat) == "png")
+    }
 }

@@ -60,7 +60,7 @@ import Testing
         #expect {
             try DownsamplingImageProcessor(size: CGSize(width: 10, height: 10)).processedImage(from: html, options: options)
         } throws: { error in
-            guard case KingfisherError.imageCodingError(reason: .unknownFormat) = error else { return false }
+            guard case .unknownFormat? = (error as? KingfisherError)?.imageCodingError else { return false }
             return true
         }
     }
@@ -71,7 +71,7 @@ import Testing
         #expect {
             try composed.processedImage(from: html, options: options)
         } throws: { error in
-            guard case KingfisherError.imageCodingError(reason: .unknownFormat) = error else { return false }
+            guard case .unknownFormat? = (error as? KingfisherError)?.imageCodingError else { return false }
             return true
         }
     }

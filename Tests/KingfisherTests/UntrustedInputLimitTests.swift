@@ -25,7 +25,7 @@ import Testing
         let data = try Fixtures.data(file)  // 3 frames
         let reason = codingErrorReason { _ = try KingfisherImage.decode(data: data, options: ImageCreatingOptions(maxFrameCount: 2)) }
         #expect(reason == .tooManyFrames(format: format, frameCount: 3, limit: 2))
-        #expect(KingfisherError.imageCodingError(reason: reason!).errorCode == 6008)
+        #expect(reason?.errorCode == 6008)
         #expect(try KingfisherImage.decode(data: data, options: ImageCreatingOptions(maxFrameCount: 3)).frames.count == 3)
         // Through the options a manager passes on.
         let parsed = KingfisherParsedOptionsInfo([.maxFrameCount(2)])

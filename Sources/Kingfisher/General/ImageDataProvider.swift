@@ -90,12 +90,12 @@ public struct Base64ImageDataProvider: ImageDataProvider {
         self.cacheKey = cacheKey
     }
 
-    /// The decoded bytes; invalid base64 throws `imageCodingError(.unknownFormat)`.
+    /// The decoded bytes; invalid base64 throws `ImageCodingError.unknownFormat`.
     public func data() async throws -> Data {
         var text = Substring(base64String)
         if text.hasPrefix("data:"), let comma = text.firstIndex(of: ",") { text = text[text.index(after: comma)...] }
         guard let data = Data(base64Encoded: String(text), options: .ignoreUnknownCharacters), !data.isEmpty else {
-            throw KingfisherError.imageCodingError(reason: .unknownFormat(description: "the text is not valid base64"))
+            throw ImageCodingError.unknownFormat(description: "the text is not valid base64")
         }
         return data
     }

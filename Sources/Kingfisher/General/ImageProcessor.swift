@@ -43,9 +43,9 @@ extension ImageProcessor {
         try processedImage(from: .data(data), options: options)
     }
 
-    /// Processes `item`, throwing what went wrong: ``KingfisherError/imageCodingError(reason:)``
-    /// when data does not decode, ``KingfisherError/ProcessorErrorReason/processingFailed(processor:item:)``
-    /// otherwise. The built-in processors and their compositions say why from the work itself;
+    /// Processes `item`, throwing what went wrong:
+    /// ``KingfisherError/ProcessorErrorReason/processingFailed(processor:item:)``, whose processor
+    /// is a ``KingfisherError/DecodingFailure`` saying why when data does not decode (or encode). The built-in processors and their compositions say why from the work itself;
     /// any other processor's `nil` becomes `processingFailed`.
     func processedImage(from item: ImageProcessItem, options: KingfisherParsedOptionsInfo) throws(KingfisherError) -> KFCrossPlatformImage {
         let image: KFCrossPlatformImage?
@@ -60,7 +60,8 @@ extension ImageProcessor {
         } catch let error as KingfisherError {
             throw error
         } catch let error as ImageCodingError {
-            throw .imageCodingError(reason: error)
+            throw .processorError(reason: .processingFailed(processor: KingfisherError.DecodingFailure(processor: self, reason: error),
+                                                            item: item))
         } catch {
             image = nil
         }

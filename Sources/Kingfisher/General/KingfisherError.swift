@@ -3,16 +3,20 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Represents all the errors which can happen in Kingfisher.
+/// Represents all the errors which can happen in Kingfisher: Kingfisher's five groups
+/// (request, response, cache, processor, image setting) with Kingfisher's reasons, so that a
+/// `switch` written for Kingfisher compiles here.
 ///
-/// Kingfisher's error groups (request, response, cache, processor, image setting), plus
-/// decoding and encoding errors, which Apple's ImageIO hides behind a `nil` image:
-/// ``imageCodingError(reason:)`` says which format, what was wrong, and with what.
+/// What this library tells beyond Kingfisher travels in those cases' payloads:
+/// - data that does not decode (a download that is not an image, a corrupt cached file) is
+///   `processorError(.processingFailed)`, as in Kingfisher, whose processor is a
+///   ``DecodingFailure`` naming the format and what was wrong (``imageCodingError``), and for a
+///   download the URL and Content-Type;
+/// - the downloader's limits are `responseError(.URLSessionError)` with the `URLError`
+///   URLSession gives for them: `.dataLengthExceedsMaximum` for a body over
+///   ``ImageDownloader/maxResponseDataSize``, `.httpTooManyRedirects` past
+///   ``ImageDownloader/redirectLimit``, the limit under ``ImageDownloader/limitUserInfoKey``.
 public enum KingfisherError: Error, Sendable {
-
-    /// Reasons for ``KingfisherError/imageCodingError(reason:)``: the imaging module's
-    /// `ImageCodingError` (codes 6001-6008).
-    public typealias ImageCodingErrorReason = ImageCodingError
 
     /// Reasons for ``KingfisherError/requestError(reason:)``, as Kingfisher's.
     public enum RequestErrorReason: Sendable {
@@ -55,15 +59,14 @@ public enum KingfisherError: Error, Sendable {
         }
     }
 
-    /// Reasons for ``KingfisherError/responseError(reason:)``: Kingfisher's, plus the limits and
-    /// content checks a server needs.
+    /// Reasons for ``KingfisherError/responseError(reason:)``, as Kingfisher's.
     public enum ResponseErrorReason: Sendable {
         /// The response is not an HTTP response. Code 2001.
         case invalidURLResponse(response: URLResponse)
         /// The status code is not valid (by default outside 200..<400). Code 2002.
         case invalidHTTPStatusCode(response: HTTPURLResponse)
-        /// The transport failed (connection, TLS, timeout, reset); `error` is the underlying error.
-        /// Code 2003.
+        /// The transport failed (connection, TLS, timeout, reset) or a limit of the downloader was
+        /// reached; `error` is a `URLError` with URLSession's code for the failure. Code 2003.
         case URLSessionError(error: any Error)
         /// The delegate's data hook returned no data. Code 2004.
         case dataModifyingFailed(task: DownloadTask?)
@@ -71,14 +74,6 @@ public enum KingfisherError: Error, Sendable {
         case noURLResponse(task: DownloadTask?)
         /// The delegate cancelled the download on seeing the response. Code 2006.
         case cancelledByDelegate(response: URLResponse)
-        /// The body (or its announced Content-Length) is larger than the limit; reading stopped.
-        /// Code 2007.
-        case responseTooLarge(url: URL, limit: Int, received: Int64)
-        /// The body is not an image: `contentType` is the response's Content-Type and `reason`
-        /// what the decoder said. Code 2008.
-        case notAnImage(url: URL, contentType: String?, reason: ImageCodingErrorReason)
-        /// More redirects than the limit (or a redirect loop). Code 2009.
-        case tooManyRedirects(url: URL, limit: Int)
 
         /// The error code within the `com.onevcat.Kingfisher.Error` domain.
         public var errorCode: Int {
@@ -89,9 +84,6 @@ public enum KingfisherError: Error, Sendable {
             case .dataModifyingFailed: return 2004
             case .noURLResponse: return 2005
             case .cancelledByDelegate: return 2006
-            case .responseTooLarge: return 2007
-            case .notAnImage: return 2008
-            case .tooManyRedirects: return 2009
             }
         }
 
@@ -105,11 +97,6 @@ public enum KingfisherError: Error, Sendable {
             case .dataModifyingFailed: return "The downloader delegate returned no data."
             case .noURLResponse: return "No response was received."
             case .cancelledByDelegate(let response): return "The downloader delegate cancelled \(response.url?.absoluteString ?? "the download")."
-            case .responseTooLarge(let url, let limit, let received):
-                return "The response for \(url.absoluteString) is larger than the limit of \(limit) bytes (\(received) bytes)."
-            case .notAnImage(let url, let contentType, let reason):
-                return "The response for \(url.absoluteString) (Content-Type: \(contentType ?? "none")) is not an image: \(reason.errorDescription)"
-            case .tooManyRedirects(let url, let limit): return "More than \(limit) redirects (or a loop) for \(url.absoluteString)."
             }
         }
     }
@@ -188,9 +175,10 @@ public enum KingfisherError: Error, Sendable {
     /// An error happened in the memory or disk cache.
     case cacheError(reason: CacheErrorReason)
 
-    /// Reasons for ``KingfisherError/processorError(reason:)``.
+    /// Reasons for ``KingfisherError/processorError(reason:)``, as Kingfisher's.
     public enum ProcessorErrorReason: Sendable {
-        /// `processor` returned no image for `item`. Code 4001.
+        /// `processor` returned no image for `item`; for data that does not decode, `processor`
+        /// is a ``KingfisherError/DecodingFailure`` saying why. Code 4001.
         case processingFailed(processor: any ImageProcessor, item: ImageProcessItem)
 
         /// The error code within the `com.onevcat.Kingfisher.Error` domain.
@@ -203,6 +191,8 @@ public enum KingfisherError: Error, Sendable {
         /// A human readable description.
         public var errorDescription: String {
             switch self {
+            case .processingFailed(let failure as DecodingFailure, _):
+                return failure.description
             case .processingFailed(let processor, _):
                 return "Processing the image failed with processor \"\(processor.identifier)\"."
             }
@@ -211,9 +201,6 @@ public enum KingfisherError: Error, Sendable {
 
     /// An error happened while processing an image.
     case processorError(reason: ProcessorErrorReason)
-
-    /// An error happened while decoding or encoding image data.
-    case imageCodingError(reason: ImageCodingErrorReason)
 
     /// An error happened while setting an image on a target or loading it from its source.
     case imageSettingError(reason: ImageSettingErrorReason)
@@ -265,7 +252,6 @@ public enum KingfisherError: Error, Sendable {
         case .responseError(let reason): return reason.errorCode
         case .cacheError(let reason): return reason.errorCode
         case .processorError(let reason): return reason.errorCode
-        case .imageCodingError(let reason): return reason.errorCode
         case .imageSettingError(let reason): return reason.errorCode
         }
     }
@@ -279,7 +265,6 @@ extension KingfisherError: LocalizedError, CustomStringConvertible {
         case .responseError(let reason): return reason.errorDescription
         case .cacheError(let reason): return reason.errorDescription
         case .processorError(let reason): return reason.errorDescription
-        case .imageCodingError(let reason): return reason.errorDescription
         case .imageSettingError(let reason): return reason.errorDescription
         }
     }

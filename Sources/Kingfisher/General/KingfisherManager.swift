@@ -259,7 +259,7 @@ public final class KingfisherManager: Sendable {
                 let image = try options.processor.processedImage(from: data, options: options)
                 self.cacheProcessedOriginal(image, source: source, retrieval: retrieval, completion: completion)
             } catch {
-                guard case .imageCodingError = error else { return completion(.failure(error)) }
+                guard error.imageCodingError != nil else { return completion(.failure(error)) }
                 self.originalMissing(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
             }
         }

@@ -216,7 +216,7 @@ final class DownloadFetch: IdleTimed {
         let valid = delegate?.isValidStatusCode(code, for: downloader) ?? (200..<400).contains(code)
         guard valid else { return .responseError(reason: .invalidHTTPStatusCode(response: response.httpURLResponse)) }
         if expected > Int64(limit) {
-            return .responseError(reason: .responseTooLarge(url: response.url, limit: limit, received: expected))
+            return .responseTooLarge(url: response.url, limit: limit, received: expected)
         }
         return nil
     }
@@ -236,8 +236,7 @@ final class DownloadFetch: IdleTimed {
                 return total > Self.redirectBodyAllowance ? .stop : .keepGoing
             }
             guard total <= limit else {
-                state.stop = .responseError(reason: .responseTooLarge(url: state.request.url ?? operation.url, limit: limit,
-                                                                      received: Int64(total)))
+                state.stop = .responseTooLarge(url: state.request.url ?? operation.url, limit: limit, received: Int64(total))
                 return .stop
             }
             state.body.append(contentsOf: bytes)
@@ -319,7 +318,7 @@ final class DownloadFetch: IdleTimed {
     private func redirect(to target: URL, from response: TransportResponse, request: URLRequest, count: Int) {
         // A loop ends here too: it keeps redirecting until the limit.
         guard count < downloader.redirectLimit else {
-            return end(.failure(.responseError(reason: .tooManyRedirects(url: operation.url, limit: downloader.redirectLimit))))
+            return end(.failure(.tooManyRedirects(url: operation.url, limit: downloader.redirectLimit)))
         }
         state.withLock { $0.redirects = count + 1 }
         var next = request

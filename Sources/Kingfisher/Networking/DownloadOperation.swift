@@ -187,11 +187,8 @@ final class DownloadOperation: Sendable {
                 }
                 result = .success(.downloaded(ImageLoadingResult(image: image, url: url, originalData: data, metrics: body.metrics),
                                               body.response))
-            } catch .imageCodingError(let reason) {
-                let contentType = body.response.value(forHTTPHeaderField: "Content-Type")
-                result = .failure(.responseError(reason: .notAnImage(url: url, contentType: contentType, reason: reason)))
             } catch {
-                result = .failure(error)
+                result = .failure(error.downloaded(from: url, contentType: body.response.value(forHTTPHeaderField: "Content-Type")))
             }
             for caller in members { caller.options.callbackQueue.execute { caller.completion(result) } }
         }

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 extension KF {
-    /// A redirect to decide, handed to the block of ``KFOptionSetter/redirectHandler(_:)-(KF.RedirectPayload)->Void``.
+    /// A redirect to decide, handed to the block of ``KFOptionSetter/redirectHandler(_:)-((KF.RedirectPayload)->Void)``.
     public struct RedirectPayload: Sendable {
         /// The caller's share of the download (Kingfisher passes its `SessionDataTask`); `nil`
         /// for a download whose caller has no task.

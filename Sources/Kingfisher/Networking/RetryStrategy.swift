@@ -39,8 +39,9 @@ public protocol RetryStrategy: Sendable {
     func retry(context: RetryContext, retryHandler: @escaping @Sendable (RetryDecision) -> Void)
 }
 
-/// Retries response errors up to a count, after a delay; never a cancellation, other errors, or
-/// a body that is not an image (or too large, or a redirect loop).
+/// Retries response errors up to a count, after a delay, as Kingfisher's; never a cancellation,
+/// other errors (a body that is not an image is a processing error), or a limit of the
+/// downloader (a body too large, a redirect loop), which the same request would reach again.
 public struct DelayRetryStrategy: RetryStrategy {
     /// How long to wait before a retry.
     public enum Interval: Sendable {
@@ -73,18 +74,9 @@ public struct DelayRetryStrategy: RetryStrategy {
         self.retryInterval = retryInterval
     }
 
-    /// Failures this port adds that the same request would repeat (Kingfisher reports them as
-    /// processing errors, which it never retries): not an image, too large, a redirect loop.
-    static func isPermanent(_ reason: KingfisherError.ResponseErrorReason) -> Bool {
-        switch reason {
-        case .notAnImage, .responseTooLarge, .tooManyRedirects: return true
-        default: return false
-        }
-    }
-
     public func retry(context: RetryContext, retryHandler: @escaping @Sendable (RetryDecision) -> Void) {
         guard context.retriedCount < maxRetryCount, !context.error.isCancellation,
-              case .responseError(let reason) = context.error, !Self.isPermanent(reason) else {
+              case .responseError = context.error, !context.error.isDownloadLimit else {
             return retryHandler(.stop)
         }
         let interval = retryInterval.timeInterval(for: context.retriedCount)

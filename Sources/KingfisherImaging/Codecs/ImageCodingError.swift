@@ -3,8 +3,8 @@ import Foundation
 /// Why image data could not be decoded or an image encoded. Apple's ImageIO hides these behind
 /// a `nil` image; here each says which format, what was wrong, and with what.
 ///
-/// `Kingfisher` wraps it as `KingfisherError.imageCodingError(reason:)`, where it is also named
-/// `KingfisherError.ImageCodingErrorReason`; the codes are in the `com.onevcat.Kingfisher.Error`
+/// `Kingfisher` reports it as Kingfisher does a failed decode, `processorError(.processingFailed)`,
+/// whose processor (`KingfisherError.DecodingFailure`) carries it; the codes are in the `com.onevcat.Kingfisher.Error`
 /// domain.
 public enum ImageCodingError: Error, Sendable, Equatable {
     /// The data is empty. Code 6001.

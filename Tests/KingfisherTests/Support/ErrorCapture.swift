@@ -8,8 +8,8 @@ func codingErrorReason(_ body: () throws -> Void) -> ImageCodingError? {
         return nil
     } catch let error as ImageCodingError {
         return error
-    } catch let KingfisherError.imageCodingError(reason) {
-        return reason
+    } catch let error as KingfisherError {
+        return error.imageCodingError
     } catch {
         return nil
     }
@@ -24,4 +24,12 @@ func kingfisherError(_ body: () async throws -> Void) async -> KingfisherError? 
     } catch {
         return error as? KingfisherError
     }
+}
+
+/// The `URLError` of a `responseError(.URLSessionError)`, with its code and the downloader's
+/// limit (``ImageDownloader/limitUserInfoKey``) when it is one.
+func urlSessionError(_ error: KingfisherError?) -> (code: URLError.Code, limit: Int?, received: Int64?)? {
+    guard case .responseError(reason: .URLSessionError(let underlying as URLError))? = error else { return nil }
+    return (underlying.code, underlying.userInfo[ImageDownloader.limitUserInfoKey] as? Int,
+            underlying.userInfo[ImageDownloader.receivedByteCountUserInfoKey] as? Int64)
 }
