@@ -238,6 +238,22 @@ final class TestImageView: KingfisherHasImageComponent {
         }
     }
 
+    @Test func aBuilderIsAReferenceAsKingfishers() async throws {
+        try await withServer { server, cache in
+            let imageView = TestImageView()
+            let succeeded = WaitableState<RetrieveImageResult?>(nil)
+            let builder = KF.url(server.url("/image/photo.png")).targetCache(cache)
+            // Setters called for their effect alone, as Kingfisher code may.
+            _ = builder.onSuccess { _ in Issue.record("a later onSuccess replaces this one") }
+            _ = builder.onSuccess { result in succeeded.update { $0 = result } }
+            _ = builder.downsampling(size: CGSize(width: 40, height: 40))
+            builder.set(to: imageView)
+            let result = try await succeeded.waitForValue { $0 }
+            #expect(result.image.pixelWidth == 40 && imageView.image === result.image)
+            #expect(builder.onSuccessDelegate.isSet && !builder.onFailureDelegate.isSet)
+        }
+    }
+
     @Test func builderOptionsReachTheManager() async throws {
         try await withServer { server, cache in
             let builder = KF.url(server.url("/image/photo.png")).targetCache(cache).downsampling(size: CGSize(width: 50, height: 50)).blackWhite()

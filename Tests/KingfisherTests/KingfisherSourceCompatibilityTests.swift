@@ -202,4 +202,22 @@ import KingfisherImaging
         }
         #expect(name(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).kf.imageFormat) == "png")
     }
+
+    @Test func aDelegateHoldsItsTargetWeakly() async {
+        final class Owner: Sendable {
+            let name = "owner"
+        }
+        let described = Delegate<Int, String>()
+        let optional = Delegate<Int, String?>()
+        #expect(!described.isSet && described(1) == nil && optional(1) == nil)
+        var owner: Owner? = Owner()
+        described.delegate(on: owner!) { (owner, value) in "\(owner.name) \(value)" }
+        optional.delegate(on: owner!) { (_, value) in value > 0 ? "positive" : nil }
+        described.delegate(on: owner!) { (owner, value) async in "\(owner.name) waited for \(value)" }
+        #expect(described(2) == "owner 2" && described.isSet)
+        #expect(await described.callAsync(3) == "owner waited for 3")
+        #expect(optional(-1) == nil && optional(1) == "positive")
+        owner = nil
+        #expect(described(4) == nil, "the target is gone, so is the answer")
+    }
 }

@@ -25,27 +25,38 @@ extension KF {
     /// Options and callbacks for one image, as Kingfisher's `KF.Builder`, set on a target with
     /// ``set(to:)`` or, for code with no view, loaded with ``image()``.
     ///
-    /// A value: each call returns a changed copy.
-    public struct Builder: KFOptionSetter, Sendable {
+    /// A reference, as Kingfisher's: each setter changes this builder and returns it, so
+    /// `let b = KF.url(u); b.onSuccess { … }; b.set(to: view)` keeps the handler.
+    public final class Builder: KFOptionSetter, Sendable {
+        private struct State {
+            var options: KingfisherParsedOptionsInfo
+            var placeholder: KFCrossPlatformImage?
+        }
+
         /// The source to load; `nil` fails with `emptySource`.
         public let source: Source?
-        public var options: KingfisherParsedOptionsInfo
-        /// The image shown while loading. Default `nil`.
-        public private(set) var placeholder: KFCrossPlatformImage?
-        private var progressBlocks: [@MainActor @Sendable (Int64, Int64) -> Void] = []
-        private var successBlocks: [@MainActor @Sendable (RetrieveImageResult) -> Void] = []
-        private var failureBlocks: [@MainActor @Sendable (KingfisherError) -> Void] = []
+        private let state: Locked<State>
+        public let onFailureDelegate = Delegate<KingfisherError, Void>()
+        public let onSuccessDelegate = Delegate<RetrieveImageResult, Void>()
+        public let onProgressDelegate = Delegate<(Int64, Int64), Void>()
 
         init(source: Source?) {
             self.source = source
-            options = KingfisherParsedOptionsInfo(KingfisherManager.shared.defaultOptions)
+            state = Locked(State(options: KingfisherParsedOptionsInfo(KingfisherManager.shared.defaultOptions)))
         }
+
+        public var options: KingfisherParsedOptionsInfo {
+            get { state.withLock { $0.options } }
+            set { state.withLock { $0.options = newValue } }
+        }
+
+        /// The image shown while loading. Default `nil`.
+        public var placeholder: KFCrossPlatformImage? { state.withLock { $0.placeholder } }
 
         /// The image shown while loading.
         public func placeholder(_ image: KFCrossPlatformImage?) -> Self {
-            var copy = self
-            copy.placeholder = image
-            return copy
+            state.withLock { $0.placeholder = image }
+            return self
         }
 
         /// Kingfisher's transitions animate on Apple platforms; there is nothing to animate
@@ -53,46 +64,25 @@ extension KF {
         @available(*, deprecated, message: "no effect on Linux: there are no transitions")
         public func fade(duration: TimeInterval) -> Self { self }
 
-        /// Runs `block` with (received, total) bytes as a download progresses (main actor).
-        public func onProgress(_ block: (@MainActor @Sendable (Int64, Int64) -> Void)?) -> Self {
-            var copy = self
-            if let block { copy.progressBlocks.append(block) }
-            return copy
-        }
-
-        /// Runs `block` when the image is set (main actor).
-        public func onSuccess(_ block: (@MainActor @Sendable (RetrieveImageResult) -> Void)?) -> Self {
-            var copy = self
-            if let block { copy.successBlocks.append(block) }
-            return copy
-        }
-
-        /// Runs `block` when loading fails (main actor).
-        public func onFailure(_ block: (@MainActor @Sendable (KingfisherError) -> Void)?) -> Self {
-            var copy = self
-            if let block { copy.failureBlocks.append(block) }
-            return copy
-        }
-
-        /// Loads the image into `target`, as `target.kf.setImage`; the callbacks run on the
-        /// main actor.
+        /// Loads the image into `target`, as `target.kf.setImage`; the delegates
+        /// (``KFOptionSetter/onSuccess(_:)`` and the others) run on the main actor.
         @MainActor
         @discardableResult
         public func set<Target: KingfisherHasImageComponent>(to target: Target) -> DownloadTask? {
-            let (progress, success, failure) = (progressBlocks, successBlocks, failureBlocks)
+            let (progress, success, failure) = (onProgressDelegate, onSuccessDelegate, onFailureDelegate)
             var onProgress: (@MainActor @Sendable (Int64, Int64) -> Void)?
-            if !progress.isEmpty { onProgress = { received, total in progress.forEach { $0(received, total) } } }
+            if progress.isSet { onProgress = { received, total in _ = progress((received, total)) } }
             return target.kf.setImage(with: source, placeholder: placeholder, parsedOptions: options,
                                       progress: onProgress) { result in
                 switch result {
-                case .success(let value): success.forEach { $0(value) }
-                case .failure(let error): failure.forEach { $0(error) }
+                case .success(let value): _ = success(value)
+                case .failure(let error): _ = failure(error)
                 }
             }
         }
 
         /// Retrieves the image with these options, with no target (beyond Kingfisher: for
-        /// servers and tools). The callbacks are not run; the result or error is returned.
+        /// servers and tools). The delegates are not called; the result or error is returned.
         public func image() async throws -> RetrieveImageResult {
             guard let source else { throw KingfisherError.imageSettingError(reason: .emptySource) }
             return try await KingfisherManager.shared.retrieveImage(with: source, parsedOptions: options, progressBlock: nil)

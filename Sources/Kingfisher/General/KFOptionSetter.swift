@@ -3,19 +3,65 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Chainable option setters, as Kingfisher's `KFOptionSetter`. Each returns a copy with the
-/// option changed, so `KF.url(u).forceRefresh().cacheMemoryOnly()` reads as in Kingfisher.
+/// Chainable option setters, as Kingfisher's `KFOptionSetter`: each changes the options of
+/// ``copyForMutation()`` (by default the setter itself, a reference) and returns it, so
+/// `KF.url(u).forceRefresh().cacheMemoryOnly()` reads as in Kingfisher, and a setter called
+/// without using its result still changes the builder, as there.
+///
+/// Not bound to the main actor (Kingfisher's is): servers build and load images off it.
 public protocol KFOptionSetter {
     /// The options built so far.
-    var options: KingfisherParsedOptionsInfo { get set }
+    var options: KingfisherParsedOptionsInfo { get nonmutating set }
+    /// Called when loading fails.
+    var onFailureDelegate: Delegate<KingfisherError, Void> { get }
+    /// Called when the image is loaded.
+    var onSuccessDelegate: Delegate<RetrieveImageResult, Void> { get }
+    /// Called with (received, total) bytes as a download progresses.
+    var onProgressDelegate: Delegate<(Int64, Int64), Void> { get }
+    /// What each setter changes and returns. Default: `self`.
+    func copyForMutation() -> Self
+}
+
+/// The target the setters' delegates hold: alive for the whole process, so the blocks are
+/// never dropped (the blocks capture what they need themselves).
+private final class KFDelegateObserver: Sendable {
+    static let `default` = KFDelegateObserver()
 }
 
 extension KFOptionSetter {
-    /// A copy with `change` applied to its options.
+    public func copyForMutation() -> Self { self }
+
+    /// ``copyForMutation()`` with `change` applied to its options.
     func changing(_ change: (inout KingfisherParsedOptionsInfo) -> Void) -> Self {
-        var copy = self
-        change(&copy.options)
-        return copy
+        let result = copyForMutation()
+        var options = result.options
+        change(&options)
+        result.options = options
+        return result
+    }
+
+    // MARK: Life cycle
+
+    /// Runs `block` with (received, total) bytes as a download progresses; replaces any earlier
+    /// block.
+    public func onProgress(_ block: DownloadProgressBlock?) -> Self {
+        let result = copyForMutation()
+        result.onProgressDelegate.delegate(on: KFDelegateObserver.default) { _, progress in block?(progress.0, progress.1) }
+        return result
+    }
+
+    /// Runs `block` when the image is loaded; replaces any earlier block.
+    public func onSuccess(_ block: ((RetrieveImageResult) -> Void)?) -> Self {
+        let result = copyForMutation()
+        result.onSuccessDelegate.delegate(on: KFDelegateObserver.default) { _, value in block?(value) }
+        return result
+    }
+
+    /// Runs `block` when loading fails; replaces any earlier block.
+    public func onFailure(_ block: ((KingfisherError) -> Void)?) -> Self {
+        let result = copyForMutation()
+        result.onFailureDelegate.delegate(on: KFDelegateObserver.default) { _, error in block?(error) }
+        return result
     }
 
     // MARK: Cache and downloader
