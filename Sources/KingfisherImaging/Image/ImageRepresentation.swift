@@ -51,10 +51,11 @@ extension KingfisherWrapper where Base: KingfisherImage {
         try? base.encoded(as: .JPEG, compressionQuality: compressionQuality)
     }
 
-    /// GIF data: the original bytes when the image was decoded from a GIF and not modified,
-    /// else a palette-quantised GIF, animated when the image has frames. `nil` on failure.
+    /// The original bytes of an image decoded from a GIF and not modified since, as Kingfisher's;
+    /// `nil` for any other image. To make a GIF of any image (palette-quantised, animated when it
+    /// has frames), use ``KingfisherImage/encoded(as:compressionQuality:lossless:)`` with `.GIF`.
     public func gifRepresentation() -> Data? {
-        try? base.encoded(as: .GIF)
+        base.format == .GIF ? base.originalData : nil
     }
 
     /// WebP data, lossy at `compressionQuality` (0…1, default 0.8) or lossless; animated when
@@ -70,9 +71,11 @@ extension KingfisherWrapper where Base: KingfisherImage {
     }
 
     /// Data of the image in `format`, as Kingfisher's `data(format:compressionQuality:)`:
-    /// `.unknown` gives PNG. `nil` on failure.
+    /// `.unknown` gives PNG, `.GIF` only an unmodified GIF's own bytes (``gifRepresentation()``).
+    /// `nil` on failure.
     public func data(format: ImageFormat, compressionQuality: CGFloat = 1.0) -> Data? {
-        data(fileFormat: ImageFileFormat(format), compressionQuality: compressionQuality)
+        if format == .GIF { return gifRepresentation() }
+        return data(fileFormat: ImageFileFormat(format), compressionQuality: compressionQuality)
     }
 
     /// Data of the image in any format this library encodes: `.unknown` gives PNG; for WebP and
