@@ -86,6 +86,30 @@ final class TestImageView: KingfisherHasImageComponent {
         }
     }
 
+    /// A target with no `image` property: Kingfisher's `KingfisherImageSettable`.
+    @MainActor
+    final class ImageSlot: KingfisherImageSettable {
+        var shown: [(KFCrossPlatformImage?, Bool)] = []
+        func setImage(_ image: KFCrossPlatformImage?, options: KingfisherParsedOptionsInfo) {
+            shown.append((image, options.cacheMemoryOnly))
+        }
+        func getImage() -> KFCrossPlatformImage? { shown.last?.0 }
+    }
+
+    @Test func aSettableTargetIsShownThePlaceholderThenTheImage() async throws {
+        try await withTransport { transport, options in
+            let slot = ImageSlot()
+            let outcome = WaitableState<Outcome?>(nil)
+            slot.kf.setImage(with: url, placeholder: placeholder, options: options + [.cacheMemoryOnly]) { result in
+                outcome.update { $0 = result }
+            }
+            try await transport.nextExchange().respond(withImage: photo)
+            let loaded = try await outcome.waitForValue { $0 }.get().image
+            #expect(slot.shown.count == 2 && slot.shown[0].0 === placeholder && slot.shown[1].0 === loaded)
+            #expect(slot.shown.allSatisfy { $0.1 }, "each call receives the request's options")
+        }
+    }
+
     @Test func progressReachesTheMainActor() async throws {
         try await withTransport { transport, options in
             let view = TestImageView()

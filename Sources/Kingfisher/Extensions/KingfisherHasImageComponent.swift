@@ -1,20 +1,46 @@
 import Foundation
 
-/// Anything that shows an image, as Kingfisher's `KingfisherHasImageComponent`: a view of any
-/// Linux UI toolkit (or a plain model object) conforms by exposing its image on the main actor,
-/// and gets `.kf.setImage(with:…)`. A class that declares the conformance is main-actor
-/// isolated (and so `Sendable`) by inference.
+/// Anything an image can be set on, as Kingfisher's `KingfisherImageSettable`: it gets
+/// `.kf.setImage(with:…)`, `.kf.cancelDownloadTask()` and `.kf.taskIdentifier`. Implement the two
+/// methods to decide how an image is shown (the options say what was asked for); a class with
+/// an `image` property conforms more simply through ``KingfisherHasImageComponent``.
+///
+/// Targets are classes (what each is loading is kept beside it, by identity) and `Sendable`
+/// (a main-actor class is).
+public protocol KingfisherImageSettable: KingfisherCompatible, AnyObject, Sendable {
+    /// Shows `image` (`nil`: nothing), loaded with `options`.
+    @MainActor func setImage(_ image: KFCrossPlatformImage?, options: KingfisherParsedOptionsInfo)
+    /// The image shown.
+    @MainActor func getImage() -> KFCrossPlatformImage?
+}
+
+/// Anything that shows an image in a property, as Kingfisher's `KingfisherHasImageComponent`: a
+/// view of any Linux UI toolkit (or a plain model object) conforms by exposing its image on the
+/// main actor. A class that declares the conformance is main-actor isolated (and so `Sendable`)
+/// by inference.
 @MainActor
-public protocol KingfisherHasImageComponent: KingfisherCompatible, Sendable {
+public protocol KingfisherHasImageComponent: KingfisherImageSettable {
     /// The image shown.
     var image: KFCrossPlatformImage? { get set }
+}
+
+extension KingfisherHasImageComponent {
+    /// Sets ``image``.
+    public func setImage(_ image: KFCrossPlatformImage?, options: KingfisherParsedOptionsInfo) {
+        self.image = image
+    }
+
+    /// ``image``.
+    public func getImage() -> KFCrossPlatformImage? {
+        image
+    }
 }
 
 /// What a target's completion handler receives.
 public typealias ImageSettingCompletion = @MainActor @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void
 
 @MainActor
-extension KingfisherWrapper where Base: KingfisherHasImageComponent {
+extension KingfisherWrapper where Base: KingfisherImageSettable {
     /// Loads the image of `source` into the target, as Kingfisher's `setImage`.
     ///
     /// The placeholder shows while loading (unless `keepCurrentImageWhileLoading` and an image
@@ -43,13 +69,13 @@ extension KingfisherWrapper where Base: KingfisherHasImageComponent {
         let target = base
         let state = ImageTargetState.shared
         guard let source else {
-            target.image = placeholder
+            target.setImage(placeholder, options: parsed)
             state.clear(for: target)
             completionHandler?(.failure(.imageSettingError(reason: .emptySource)))
             return nil
         }
-        if !parsed.keepCurrentImageWhileLoading || target.image == nil {
-            target.image = placeholder
+        if !parsed.keepCurrentImageWhileLoading || target.getImage() == nil {
+            target.setImage(placeholder, options: parsed)
         }
         let identifier = state.begin(for: target)
         var working = parsed
@@ -77,9 +103,9 @@ extension KingfisherWrapper where Base: KingfisherHasImageComponent {
                 state.finish(for: target, identifier: identifier)
                 switch result {
                 case .success(let value):
-                    target.image = value.image
+                    target.setImage(value.image, options: parsed)
                 case .failure:
-                    if case .some(let failureImage) = parsed.onFailureImage { target.image = failureImage }
+                    if case .some(let failureImage) = parsed.onFailureImage { target.setImage(failureImage, options: parsed) }
                 }
                 completionHandler?(result)
             }

@@ -68,7 +68,7 @@ extension KF {
         /// (``KFOptionSetter/onSuccess(_:)`` and the others) run on the main actor.
         @MainActor
         @discardableResult
-        public func set<Target: KingfisherHasImageComponent>(to target: Target) -> DownloadTask? {
+        public func set<Target: KingfisherImageSettable>(to target: Target) -> DownloadTask? {
             let (progress, success, failure) = (onProgressDelegate, onSuccessDelegate, onFailureDelegate)
             var onProgress: (@MainActor @Sendable (Int64, Int64) -> Void)?
             if progress.isSet { onProgress = { received, total in _ = progress((received, total)) } }
