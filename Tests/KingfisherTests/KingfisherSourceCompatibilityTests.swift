@@ -220,4 +220,12 @@ import KingfisherImaging
         owner = nil
         #expect(described(4) == nil, "the target is gone, so is the answer")
     }
+
+    @Test func aLowDataModeSourceIsKeptInTheOptions() {
+        let low = URL(string: "https://example.com/low.jpg")!
+        let parsed = KingfisherParsedOptionsInfo([.lowDataMode(.network(KF.ImageResource(downloadURL: low)))])
+        #expect(parsed.lowDataModeSource?.url == low)
+        let builder = KF.url(URL(string: "https://example.com/a.jpg")).lowDataModeSource(.network(KF.ImageResource(downloadURL: low)))
+        #expect(builder.options.lowDataModeSource?.url == low)
+    }
 }

@@ -108,10 +108,8 @@ extension KFOptionSetter {
     public func retry(maxCount: Int, interval: DelayRetryStrategy.Interval = .seconds(3)) -> Self {
         retry(DelayRetryStrategy(maxRetryCount: maxCount, retryInterval: interval))
     }
-    /// Kingfisher's low-data-mode source. Linux has no constrained-network signal, so the
-    /// source is never used; accepted so code carries over unchanged.
-    @available(*, deprecated, message: "no effect on Linux: there is no low data mode")
-    public func lowDataModeSource(_ source: Source?) -> Self { self }
+    /// See ``KingfisherOptionsInfoItem/lowDataMode(_:)``: kept, never used on Linux.
+    public func lowDataModeSource(_ source: Source?) -> Self { changing { $0.lowDataModeSource = source } }
     /// Kingfisher animates cached images too with this; there are no transitions here, so it is
     /// accepted and has no effect.
     @available(*, deprecated, message: "no effect on Linux: there are no transitions")

@@ -107,6 +107,10 @@ public enum KingfisherOptionsInfoItem: Sendable {
     case asyncCacheTypeCheck
     /// Sources tried in order when the source (and its retries) fail. Default `nil`.
     case alternativeSources([Source])
+    /// Kingfisher's source for Low Data Mode, loaded instead when the system says the network
+    /// is constrained. Linux has no such signal, so it is kept in the options and never used;
+    /// ``alternativeSources(_:)`` covers fallbacks. Default `nil`.
+    case lowDataMode(Source?)
     /// Decides whether a failed load is retried. Default `nil` (no retry).
     case retryStrategy(any RetryStrategy)
     /// Whether downloaded images are cached as their HTTP caching headers say (RFC 9111:
@@ -198,6 +202,8 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     public var asyncCacheTypeCheck = false
     /// See ``KingfisherOptionsInfoItem/alternativeSources(_:)``. Default `nil`.
     public var alternativeSources: [Source]?
+    /// See ``KingfisherOptionsInfoItem/lowDataMode(_:)``. Default `nil`.
+    public var lowDataModeSource: Source?
     /// See ``KingfisherOptionsInfoItem/retryStrategy(_:)``. Default `nil`.
     public var retryStrategy: (any RetryStrategy)?
     /// See ``KingfisherOptionsInfoItem/httpCachePolicy(_:)``. Default ``HTTPCachePolicy/clientDecides``.
@@ -242,6 +248,7 @@ public struct KingfisherParsedOptionsInfo: Sendable {
             case .onFailureImage(let value): onFailureImage = .some(value)
             case .alsoPrefetchToMemory: alsoPrefetchToMemory = true
             case .alternativeSources(let value): alternativeSources = value
+            case .lowDataMode(let value): lowDataModeSource = value
             case .retryStrategy(let value): retryStrategy = value
             case .httpCachePolicy(let value): httpCachePolicy = value
             default:
