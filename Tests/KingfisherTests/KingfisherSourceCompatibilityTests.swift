@@ -228,4 +228,44 @@ import KingfisherImaging
         let builder = KF.url(URL(string: "https://example.com/a.jpg")).lowDataModeSource(.network(KF.ImageResource(downloadURL: low)))
         #expect(builder.options.lowDataModeSource?.url == low)
     }
+
+    @Test func animatedImagesHaveKingfishersFrameAPI() throws {
+        let gif = try KingfisherImage.decode(data: Fixtures.data("gif_disposal_background.gif"))
+        #expect(gif.kf.imageFrameCount == 3)
+        #expect(KFCrossPlatformImage(width: 1, height: 1, pixels: [0, 0, 0, 255]).kf.imageFrameCount == nil)
+        let frames = try #require(gif.kf.frameSource)
+        #expect(frames.frameCount == 3 && frames.data == gif.originalData)
+        #expect(frames.frame(at: 1)?.pixels == (try gif.frame(at: 1)).pixels)
+        let small = try #require(frames.frame(at: 2, maxSize: CGSize(width: 4, height: 4)))
+        #expect(max(small.pixelWidth, small.pixelHeight) == 4)
+
+        let webp = try #require(KingfisherWrapper<KFCrossPlatformImage>.animatedImage(
+            data: Fixtures.data("webp_animated.webp"), options: ImageCreatingOptions()))
+        #expect(webp.frameCount == 3)
+        #expect(ImageCreatingOptions(scale: 2) == ImageCreatingOptions(scale: 2) && ImageCreatingOptions() != ImageCreatingOptions(scale: 2))
+    }
+
+    /// Frames drawn by code: one grey level per frame, the last of the wrong size.
+    struct GreyFrames: ImageFrameSource {
+        var data: Data? { nil }
+        var frameCount: Int { 4 }
+        func frame(at index: Int, maxSize: CGSize?) -> KFCrossPlatformImage? {
+            let side = index == 3 ? 3 : 2
+            let grey = UInt8(index * 60)
+            return KFCrossPlatformImage(width: side, height: side, pixels: Array(repeating: [grey, grey, grey, 255], count: side * side).flatMap { $0 })
+        }
+        func duration(at index: Int) -> TimeInterval { 0.05 * Double(index + 1) }
+    }
+
+    @Test func anAnimationFromAFrameSourceAsksForFramesWhenNeeded() throws {
+        let image = try #require(KingfisherWrapper<KFCrossPlatformImage>.animatedImage(source: GreyFrames(), options: ImageCreatingOptions()))
+        #expect(image.frameCount == 4 && image.pixelWidth == 2)
+        #expect(try image.frame(at: 2).pixels[0] == 120 && abs(image.frameDuration(at: 2) - 0.15) < 1e-9)
+        #expect(throws: ImageCodingError.self) { try image.frame(at: 3) }
+        #expect(KingfisherWrapper<KFCrossPlatformImage>.animatedImage(source: GreyFrames(), options: ImageCreatingOptions(preloadAll: true)) == nil,
+                "decoded up front, the wrong-sized frame fails the whole image")
+        #expect(GIFAnimatedImage.getFrameDuration(from: ["UnclampedDelayTime": 0.05, "DelayTime": 0.1]) == 0.05)
+        #expect(GIFAnimatedImage.getFrameDuration(from: ["DelayTime": 0.01]) == 0.1)
+        #expect(GIFAnimatedImage.getFrameDuration(from: nil) == 0.1)
+    }
 }

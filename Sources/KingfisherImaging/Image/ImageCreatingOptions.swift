@@ -2,7 +2,7 @@ import Foundation
 
 /// Options for creating an image from data, as Kingfisher's `ImageCreatingOptions`, plus the
 /// limits that protect against decompression bombs and other hostile files.
-public struct ImageCreatingOptions: Sendable {
+public struct ImageCreatingOptions: Sendable, Equatable {
     /// The default pixel limit: 100 megapixels (400 MB of RGBA) per frame.
     public static let defaultMaxPixelCount = 100_000_000
     /// The default limit on decoded frames held at once: 400 MiB (100 megapixels of RGBA).
