@@ -268,4 +268,30 @@ import KingfisherImaging
         #expect(GIFAnimatedImage.getFrameDuration(from: ["DelayTime": 0.01]) == 0.1)
         #expect(GIFAnimatedImage.getFrameDuration(from: nil) == 0.1)
     }
+
+    /// A custom effect written the Kingfisher way, as a `CIImageProcessor`.
+    struct InvertProcessor: CIImageProcessor {
+        let identifier = "com.example.invert"
+        let filter = Filter(pixels: { pixels, _, _ in
+            for index in stride(from: 0, to: pixels.count, by: 4) {
+                for channel in 0..<3 { pixels[index + channel] = 255 - pixels[index + channel] }
+            }
+        })
+    }
+
+    @Test func filtersAreTheExtensionPointForCustomEffects() async throws {
+        let photo = try KingfisherImage.decode(data: Fixtures.data("photo.png"))
+        let red = KFCrossPlatformColor(red: 1, green: 0, blue: 0, alpha: 0.5)
+        #expect(photo.kf.apply(.tint(red)).pixels == TintImageProcessor(tint: red).process(item: .image(photo), options: .init(nil))?.pixels)
+        let same = Filter.colorControl(.init(brightness: 0, contrast: 1, saturation: 1, inputEV: 0))
+        #expect(photo.kf.apply(same).pixelWidth == photo.pixelWidth)
+        #expect(photo.kf.apply(Filter { _ in nil }) === photo, "a filter giving nil keeps the image")
+
+        try await withManagerSetup(name: "filter") { setup in
+            let provider = RawImageDataProvider(data: try Fixtures.data("photo.png"), cacheKey: "filtered")
+            let inverted = try await setup.manager.retrieveImage(with: .provider(provider), options: [.processor(InvertProcessor())]).image
+            #expect(inverted.pixels[0] == 255 - photo.pixels[0] && inverted.pixels[3] == photo.pixels[3])
+            #expect(setup.cache.isCached(forKey: "filtered", processorIdentifier: "com.example.invert"))
+        }
+    }
 }

@@ -5,21 +5,20 @@ import Foundation
 public struct ColorControlsProcessor: ImageProcessing {
     /// `com.onevcat.Kingfisher.ColorControlsProcessor(<b>_<c>_<s>_<ev>)`.
     public let identifier: String
+    /// The four adjustments, as `Filter.colorControl` takes them.
+    public let element: Filter.ColorElement
     /// Added to each component; 0 leaves the image unchanged.
-    public let brightness: CGFloat
+    public var brightness: CGFloat { element.brightness }
     /// Scale around mid-gray; 1 leaves the image unchanged.
-    public let contrast: CGFloat
+    public var contrast: CGFloat { element.contrast }
     /// 0 gray, 1 unchanged, above 1 more saturated.
-    public let saturation: CGFloat
+    public var saturation: CGFloat { element.saturation }
     /// Exposure in stops; 0 leaves the image unchanged.
-    public let inputEV: CGFloat
+    public var inputEV: CGFloat { element.inputEV }
 
     /// Creates a colour-controls processor.
     public init(brightness: CGFloat, contrast: CGFloat, saturation: CGFloat, inputEV: CGFloat) {
-        self.brightness = brightness
-        self.contrast = contrast
-        self.saturation = saturation
-        self.inputEV = inputEV
+        element = Filter.ColorElement(brightness: brightness, contrast: contrast, saturation: saturation, inputEV: inputEV)
         identifier = "com.onevcat.Kingfisher.ColorControlsProcessor(\(brightness)_\(contrast)_\(saturation)_\(inputEV))"
     }
 
