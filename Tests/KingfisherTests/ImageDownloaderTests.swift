@@ -43,7 +43,9 @@ import FoundationNetworking
             let metrics = try #require(result.metrics)
             #expect(metrics.httpStatusCode == 200 && metrics.redirectCount == 0)
             #expect(metrics.responseBodyBytesReceived == Int64(result.originalData.count))
-            #expect(metrics.totalRequestDuration >= metrics.timeToFirstByte && metrics.downloadSpeed > 0)
+            #expect(metrics.totalRequestDuration >= metrics.timeToFirstByte && (metrics.downloadSpeed ?? 0) > 0)
+            #expect(metrics.retrieveImageDuration.map { $0 <= metrics.totalRequestDuration } == true)
+            #expect(metrics.requestBodyBytesSent == 0 && metrics.connectDuration == nil)
         }
     }
 

@@ -39,6 +39,9 @@ final class DownloadFetch: IdleTimed {
         /// not network idleness, so the idle timeout waits (the duration limit does not).
         var awaitingCaller = false
         var firstByte: Duration?
+        /// When the current exchange was sent, and the bytes of its request body.
+        var exchangeStarted = ContinuousClock.now
+        var requestBodyBytes: Int64 = 0
         var lastActivity = ContinuousClock.now
         var cancelled = false
         var timedOut = false
@@ -115,6 +118,8 @@ final class DownloadFetch: IdleTimed {
             state.generation += 1
             state.awaitingCaller = false
             state.lastActivity = .now
+            state.exchangeStarted = .now
+            state.requestBodyBytes = Int64(request.httpBody?.count ?? 0)
             state.request = request
             state.head = nil
             state.redirectTarget = nil
@@ -277,9 +282,11 @@ final class DownloadFetch: IdleTimed {
         guard let head = snapshot.head else {
             return end(.failure(.responseError(reason: .noURLResponse(task: operation.representativeTask))))
         }
-        let total = ContinuousClock.now - started
-        let metrics = NetworkMetrics(totalRequestDuration: total.seconds,
+        let now = ContinuousClock.now
+        let total = now - started
+        let metrics = NetworkMetrics(retrieveImageDuration: (now - snapshot.exchangeStarted).seconds, totalRequestDuration: total.seconds,
                                      timeToFirstByte: (snapshot.firstByte ?? total).seconds,
+                                     requestBodyBytesSent: snapshot.requestBodyBytes,
                                      responseBodyBytesReceived: Int64(snapshot.body.count), httpStatusCode: head.statusCode,
                                      redirectCount: snapshot.redirects)
         end(.success(Body(data: snapshot.body, response: head, metrics: metrics)))

@@ -1,28 +1,57 @@
 import Foundation
 
 /// Timing and size of one download, as Kingfisher's `NetworkMetrics`.
+///
+/// The HTTP client (AsyncHTTPClient) does not report when a DNS lookup, a TCP connection or a
+/// TLS handshake started and ended, so ``domainLookupDuration``, ``connectDuration`` and
+/// ``secureConnectionDuration`` are `nil`, as Kingfisher's are for a reused connection; there is
+/// no `rawMetrics` (`URLSessionTaskMetrics`).
 public struct NetworkMetrics: Sendable {
-    /// From sending the first request to the last body byte, in seconds.
+    /// From sending the request that answered (after any redirects) to its last body byte, in
+    /// seconds.
+    public let retrieveImageDuration: TimeInterval?
+    /// From sending the first request to the last body byte, redirects included, in seconds.
     public let totalRequestDuration: TimeInterval
-    /// From sending the first request to the first response head, in seconds.
+    /// From sending the first request to the first response head, in seconds (beyond Kingfisher).
     public let timeToFirstByte: TimeInterval
+    /// The DNS lookup's duration: `nil`, not measured (see the type).
+    public let domainLookupDuration: TimeInterval?
+    /// The TCP connection's duration: `nil`, not measured (see the type).
+    public let connectDuration: TimeInterval?
+    /// The TLS handshake's duration: `nil`, not measured (see the type).
+    public let secureConnectionDuration: TimeInterval?
+    /// Bytes of request body sent with the request that answered: 0 for a GET.
+    public let requestBodyBytesSent: Int64
     /// Body bytes received.
     public let responseBodyBytesReceived: Int64
-    /// The final response's status code.
-    public let httpStatusCode: Int
+    /// The status code of the response that answered.
+    public let httpStatusCode: Int?
     /// How many redirects were followed.
     public let redirectCount: Int
 
-    /// Kingfisher's spelling of ``totalRequestDuration``.
-    public var retrieveImageDuration: TimeInterval { totalRequestDuration }
+    init(retrieveImageDuration: TimeInterval?, totalRequestDuration: TimeInterval, timeToFirstByte: TimeInterval,
+         requestBodyBytesSent: Int64, responseBodyBytesReceived: Int64, httpStatusCode: Int?, redirectCount: Int) {
+        self.retrieveImageDuration = retrieveImageDuration
+        self.totalRequestDuration = totalRequestDuration
+        self.timeToFirstByte = timeToFirstByte
+        domainLookupDuration = nil
+        connectDuration = nil
+        secureConnectionDuration = nil
+        self.requestBodyBytesSent = requestBodyBytesSent
+        self.responseBodyBytesReceived = responseBodyBytesReceived
+        self.httpStatusCode = httpStatusCode
+        self.redirectCount = redirectCount
+    }
 
-    /// Bytes per second over the whole request; 0 when it took no measurable time.
-    public var downloadSpeed: Double {
-        totalRequestDuration > 0 ? Double(responseBodyBytesReceived) / totalRequestDuration : 0
+    /// Body bytes per second over ``retrieveImageDuration``; `nil` when nothing was received or
+    /// no time was measured, as Kingfisher's.
+    public var downloadSpeed: Double? {
+        guard responseBodyBytesReceived > 0, let duration = retrieveImageDuration, duration > 0 else { return nil }
+        return Double(responseBodyBytesReceived) / duration
     }
 
     /// ``downloadSpeed`` in megabytes (10^6 bytes) per second.
-    public var downloadSpeedMBps: Double { downloadSpeed / 1_000_000 }
+    public var downloadSpeedMBps: Double? { downloadSpeed.map { $0 / 1_000_000 } }
 }
 
 /// What a download produced, as Kingfisher's `ImageLoadingResult`.
