@@ -60,13 +60,17 @@ final class ImageRetrieval: Sendable {
     /// Cancels whatever runs (a download, a provider, a wait for a retry); the retrieval then
     /// fails with a cancellation, and a cache read that finishes later is not delivered.
     func cancel() {
-        let (task, providerTask, awaitingRetry) = state.withLock { state -> (DownloadTask?, Task<Void, Never>?, Bool) in
+        let (task, providerTask, awaitingRetry, retry) = state.withLock { state in
             state.cancelled = true
-            return (state.downloadTask, state.providerTask, state.awaitingRetry)
+            return (state.downloadTask, state.providerTask, state.awaitingRetry, state.retry)
         }
         task?.cancel()
         providerTask?.cancel()
-        if awaitingRetry { finish(.failure(Self.cancellation)) }
+        if awaitingRetry {
+            // A strategy waiting for the network stops watching it.
+            (retry?.userInfo as? any NetworkObserver)?.cancel()
+            finish(.failure(Self.cancellation))
+        }
     }
 
     /// Records a started download; tasks after the first (retries, alternatives) are reported

@@ -1,22 +1,36 @@
 import Foundation
 
-/// What a failed load knows when deciding on a retry.
-public final class RetryContext: @unchecked Sendable {
-    // Immutable after creation; `userInfo` is whatever the strategy stored (Kingfisher's `Any?`).
+/// What a failed load knows when deciding on a retry, as Kingfisher's: thread-safe, and
+/// `userInfo` is where a strategy keeps what it needs across attempts.
+public final class RetryContext: Sendable {
+    private struct Mutable {
+        var retriedCount: Int
+        var userInfo: Any?
+    }
+
     /// The source being retried (always the original source, not an alternative).
     public let source: Source
     /// Why the last attempt failed.
     public let error: KingfisherError
-    /// Retries made so far: 0 on the first failure.
-    public let retriedCount: Int
-    /// What the strategy passed in its last ``RetryDecision/retry(userInfo:)``.
-    public let userInfo: Any?
+    private let mutable: Locked<Mutable>
 
     init(source: Source, error: KingfisherError, retriedCount: Int = 0, userInfo: Any? = nil) {
         self.source = source
         self.error = error
-        self.retriedCount = retriedCount
-        self.userInfo = userInfo
+        mutable = Locked(Mutable(retriedCount: retriedCount, userInfo: userInfo))
+    }
+
+    /// Retries made so far: 0 on the first failure.
+    public var retriedCount: Int {
+        get { mutable.withLock { $0.retriedCount } }
+        set { mutable.withLock { $0.retriedCount = newValue } }
+    }
+
+    /// What the strategy passed in its last ``RetryDecision/retry(userInfo:)``, or stored here
+    /// while deciding (``NetworkRetryStrategy`` keeps its connectivity observer).
+    public internal(set) var userInfo: Any? {
+        get { mutable.withLock { $0.userInfo } }
+        set { mutable.withLock { $0.userInfo = newValue } }
     }
 
     /// The context for the next failure.

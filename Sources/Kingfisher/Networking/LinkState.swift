@@ -1,0 +1,57 @@
+import Foundation
+
+/// Whether this machine has a way out: a default route (IPv4 or IPv6) through an interface
+/// that is up, read from the kernel's files (`/proc/net/route`, `/proc/net/ipv6_route`,
+/// `/sys/class/net/<interface>/operstate` and `carrier`). Linux's counterpart of the
+/// "satisfied" path Kingfisher asks `NWPathMonitor` for.
+struct LinkState: Sendable {
+    /// Where `proc` and `sys` are: `/` on a real system; a test's directory in tests.
+    let root: URL
+
+    static let system = LinkState(root: URL(fileURLWithPath: "/"))
+
+    /// Whether a default route goes through an interface that is up.
+    var isConnected: Bool {
+        defaultRouteInterfaces().contains(where: isUp)
+    }
+
+    /// Interfaces carrying a default route that is up (`RTF_UP`), loopback excluded.
+    func defaultRouteInterfaces() -> Set<String> {
+        var interfaces: Set<String> = []
+        // Iface Destination Gateway Flags ...: hexadecimal, destination 0 for the default.
+        for fields in rows(of: "proc/net/route").dropFirst() where fields.count >= 4 {
+            if fields[1] == "00000000", Self.isUpRoute(fields[3]) { interfaces.insert(fields[0]) }
+        }
+        // destination, prefix length, source, source prefix, next hop, metric, refs, use, flags, interface.
+        for fields in rows(of: "proc/net/ipv6_route") where fields.count >= 10 {
+            if fields[0].allSatisfy({ $0 == "0" }), fields[1] == "00", Self.isUpRoute(fields[8]) { interfaces.insert(fields[9]) }
+        }
+        interfaces.remove("lo")
+        return interfaces
+    }
+
+    /// Whether `interface` is up: operstate `up`, or `unknown` with a carrier (tunnels and
+    /// point-to-point links report no operstate).
+    func isUp(_ interface: String) -> Bool {
+        guard !interface.contains("/"), interface != "lo" else { return false }
+        switch text(of: "sys/class/net/\(interface)/operstate") {
+        case "up": return true
+        case "unknown": return text(of: "sys/class/net/\(interface)/carrier") == "1"
+        default: return false
+        }
+    }
+
+    private static func isUpRoute(_ hexFlags: String) -> Bool {
+        (Int(hexFlags, radix: 16) ?? 0) & 0x1 != 0
+    }
+
+    private func rows(of path: String) -> [[String]] {
+        guard let text = text(of: path) else { return [] }
+        return text.split(separator: "\n").map { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
+    }
+
+    private func text(of path: String) -> String? {
+        (try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
