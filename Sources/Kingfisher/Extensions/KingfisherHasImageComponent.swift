@@ -80,6 +80,17 @@ extension KingfisherWrapper where Base: KingfisherImageSettable {
         let identifier = state.begin(for: target)
         var working = parsed
         working.callbackQueue = .untouch
+        // Progressive previews show until the request's outcome does; both arrive on the main
+        // actor, so a preview decoded late never covers the final image.
+        let ended = Locked(false)
+        if parsed.progressiveJPEG != nil {
+            working.progressiveImageSetter = { preview in
+                Self.onMainActor {
+                    guard !ended.withLock({ $0 }), state.identifier(for: target) == identifier else { return }
+                    target.setImage(preview, options: parsed)
+                }
+            }
+        }
         var progress: DownloadProgressBlock?
         if let progressOnMain {
             progress = { received, total in
@@ -94,6 +105,7 @@ extension KingfisherWrapper where Base: KingfisherImageSettable {
             // A memory hit (or a synchronous disk read) arrives on the main thread: set it now,
             // so the placeholder never shows for a cached image.
             Self.onMainActor {
+                ended.withLock { $0 = true }
                 guard state.identifier(for: target) == identifier else {
                     let stale = KingfisherError.imageSettingError(reason: .notCurrentSourceTask(
                         result: try? result.get(), error: result.failureError, source: source))

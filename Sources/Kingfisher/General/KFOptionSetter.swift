@@ -108,6 +108,11 @@ extension KFOptionSetter {
     public func retry(maxCount: Int, interval: DelayRetryStrategy.Interval = .seconds(3)) -> Self {
         retry(DelayRetryStrategy(maxRetryCount: maxCount, retryInterval: interval))
     }
+    /// See ``KingfisherOptionsInfoItem/progressiveJPEG(_:)``; `nil` turns previews off.
+    /// Default argument: ``ImageProgressive/init()``.
+    public func progressiveJPEG(_ progressive: ImageProgressive? = ImageProgressive()) -> Self {
+        changing { $0.progressiveJPEG = progressive }
+    }
     /// See ``KingfisherOptionsInfoItem/lowDataMode(_:)``: kept, never used on Linux.
     public func lowDataModeSource(_ source: Source?) -> Self { changing { $0.lowDataModeSource = source } }
     /// Kingfisher animates cached images too with this; there are no transitions here, so it is

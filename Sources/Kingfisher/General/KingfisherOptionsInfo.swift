@@ -111,6 +111,9 @@ public enum KingfisherOptionsInfoItem: Sendable {
     /// is constrained. Linux has no such signal, so it is kept in the options and never used;
     /// ``alternativeSources(_:)`` covers fallbacks. Default `nil`.
     case lowDataMode(Source?)
+    /// Decodes a progressive JPEG's scans as they arrive and shows them (see
+    /// ``ImageProgressive``). Default `nil`: the image appears when complete.
+    case progressiveJPEG(ImageProgressive)
     /// Decides whether a failed load is retried. Default `nil` (no retry).
     case retryStrategy(any RetryStrategy)
     /// Whether downloaded images are cached as their HTTP caching headers say (RFC 9111:
@@ -204,6 +207,10 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     public var alternativeSources: [Source]?
     /// See ``KingfisherOptionsInfoItem/lowDataMode(_:)``. Default `nil`.
     public var lowDataModeSource: Source?
+    /// See ``KingfisherOptionsInfoItem/progressiveJPEG(_:)``. Default `nil`.
+    public var progressiveJPEG: ImageProgressive?
+    /// Where an image target shows progressive previews: set by `kf.setImage` for its target.
+    var progressiveImageSetter: (@Sendable (KFCrossPlatformImage?) -> Void)?
     /// See ``KingfisherOptionsInfoItem/retryStrategy(_:)``. Default `nil`.
     public var retryStrategy: (any RetryStrategy)?
     /// See ``KingfisherOptionsInfoItem/httpCachePolicy(_:)``. Default ``HTTPCachePolicy/clientDecides``.
@@ -249,6 +256,7 @@ public struct KingfisherParsedOptionsInfo: Sendable {
             case .alsoPrefetchToMemory: alsoPrefetchToMemory = true
             case .alternativeSources(let value): alternativeSources = value
             case .lowDataMode(let value): lowDataModeSource = value
+            case .progressiveJPEG(let value): progressiveJPEG = value
             case .retryStrategy(let value): retryStrategy = value
             case .httpCachePolicy(let value): httpCachePolicy = value
             default:

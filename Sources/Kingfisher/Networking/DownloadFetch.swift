@@ -39,6 +39,8 @@ final class DownloadFetch: IdleTimed {
         /// not network idleness, so the idle timeout waits (the duration limit does not).
         var awaitingCaller = false
         var firstByte: Duration?
+        /// The current body's JPEG scans, followed while a caller wants progressive previews.
+        var scans: JPEGScanTracker?
         /// When the current exchange was sent, and the bytes of its request body.
         var exchangeStarted = ContinuousClock.now
         var requestBodyBytes: Int64 = 0
@@ -124,6 +126,7 @@ final class DownloadFetch: IdleTimed {
             state.head = nil
             state.redirectTarget = nil
             state.body = Data()
+            state.scans = nil
             state.expected = -1
             state.resumed = resumed
             state.stop = nil
@@ -230,9 +233,10 @@ final class DownloadFetch: IdleTimed {
         let now = ContinuousClock.now
         enum Step {
             case ignore, keepGoing, stop
-            case progressed(received: Int64, expected: Int64)
+            case progressed(received: Int64, expected: Int64, scans: ProgressivePreviewer.Scans?)
         }
         let limit = self.limit
+        let followsScans = operation.wantsProgressiveScans
         let step = state.withLock { state -> Step in
             guard state.generation == generation, !state.ended else { return .ignore }
             state.lastActivity = now
@@ -245,15 +249,30 @@ final class DownloadFetch: IdleTimed {
                 return .stop
             }
             state.body.append(contentsOf: bytes)
-            return .progressed(received: Int64(total), expected: state.expected)
+            let scans = followsScans ? Self.newScans(in: &state) : nil
+            return .progressed(received: Int64(total), expected: state.expected, scans: scans)
         }
         switch step {
         case .ignore, .stop: return false
         case .keepGoing: return true
-        case .progressed(let received, let expected):
+        case .progressed(let received, let expected, let scans):
             operation.reportProgress(received: received, expected: expected)
+            if let scans { operation.receivedScans(scans) }
             return true
         }
+    }
+
+    /// The complete scans of a progressive JPEG body when a new one has started since the last
+    /// call: the bytes before the newest scan, holding every scan before it.
+    private static func newScans(in state: inout State) -> ProgressivePreviewer.Scans? {
+        var tracker = state.scans ?? JPEGScanTracker()
+        let before = tracker.scanStarts.count
+        tracker.advance(over: state.body)
+        state.scans = tracker
+        guard tracker.isProgressive == true, tracker.scanStarts.count > before, tracker.scanStarts.count >= 2,
+              let start = tracker.scanStarts.last else { return nil }
+        return ProgressivePreviewer.Scans(prefix: Data(state.body.prefix(start)), count: tracker.scanStarts.count - 1,
+                                          width: tracker.width, height: tracker.height)
     }
 
     private func completed(generation: Int, error: (any Error)?) {

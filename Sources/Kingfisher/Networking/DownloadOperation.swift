@@ -46,6 +46,7 @@ final class DownloadOperation: Sendable {
         var priority: Float
         var fetch: DownloadFetch?
         var finished = false
+        var previewer: ProgressivePreviewer?
     }
 
     let url: URL
@@ -131,6 +132,29 @@ final class DownloadOperation: Sendable {
         for caller in observers {
             if let progress = caller.progress { caller.options.callbackQueue.execute { progress(received, expected) } }
         }
+    }
+
+    /// Whether a caller asked for progressive previews, so the fetch follows the JPEG's scans.
+    var wantsProgressiveScans: Bool {
+        state.withLock { state in !state.finished && state.callers.contains { $0.options.progressiveJPEG != nil } }
+    }
+
+    /// More complete scans arrived: previews for the callers that asked.
+    func receivedScans(_ scans: ProgressivePreviewer.Scans) {
+        let (previewer, newestOnly) = state.withLock { state -> (ProgressivePreviewer?, Bool) in
+            guard !state.finished, let settings = state.callers.lazy.compactMap(\.options.progressiveJPEG).first else { return (nil, true) }
+            if state.previewer == nil {
+                state.previewer = ProgressivePreviewer { [weak self] in self?.progressiveCallers ?? [] }
+            }
+            return (state.previewer, settings.isFastestScan)
+        }
+        previewer?.received(scans, newestOnly: newestOnly)
+    }
+
+    /// The callers still waiting that asked for previews; none once the download has ended, so
+    /// that no preview follows the final image.
+    private var progressiveCallers: [Caller] {
+        state.withLock { state in state.finished ? [] : state.callers.filter { $0.options.progressiveJPEG != nil } }
     }
 
     /// Ends the download: hands each remaining caller its result. Called once by the fetch.

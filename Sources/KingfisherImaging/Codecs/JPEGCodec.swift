@@ -123,8 +123,9 @@ enum JPEGCodec {
 
     /// Encodes the first frame as JPEG. `quality` is Kingfisher's compressionQuality, 0…1 (clamped).
     /// Qualities of 0.9 and above keep full chroma resolution (4:4:4), lower ones use 4:2:0.
-    /// Alpha is flattened onto ``defaultBackground``.
-    static func encode(_ image: KingfisherImage, quality: CGFloat) throws -> Data {
+    /// Alpha is flattened onto ``defaultBackground``. `progressive` writes a progressive JPEG
+    /// (several scans, coarse to fine); default baseline.
+    static func encode(_ image: KingfisherImage, quality: CGFloat, progressive: Bool = false) throws -> Data {
         guard let handle = tjInitCompress() else {
             throw ImageCodingError.encodingFailed(format: format, detail: "TurboJPEG could not start")
         }
@@ -136,7 +137,8 @@ enum JPEGCodec {
         var size: UInt = 0
         let status = pixels.withUnsafeBufferPointer { src in
             tjCompress2(handle, src.baseAddress, Int32(image.pixelWidth), 0, Int32(image.pixelHeight),
-                        Int32(TJPF_RGBX.rawValue), &output, &size, Int32(subsampling.rawValue), max(q, 1), 0)
+                        Int32(TJPF_RGBX.rawValue), &output, &size, Int32(subsampling.rawValue), max(q, 1),
+                        progressive ? TJFLAG_PROGRESSIVE : 0)
         }
         defer { if let output { tjFree(output) } }
         guard status == 0, let output else {

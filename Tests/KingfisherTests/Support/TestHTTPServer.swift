@@ -10,7 +10,8 @@ import NIOSSL
 /// A real HTTP/1.1 server on 127.0.0.1 with a random port, for the downloader tests.
 ///
 /// Endpoints:
-/// - `/image/<fixture>`: the fixture's bytes
+/// - `/image/<fixture>`: the fixture's bytes (a fixture is a file in Fixtures, or bytes given
+///   to ``serve(_:as:)``)
 /// - `/slow/<fixture>?chunk=N&interval=ms`: the fixture in N-byte chunks, one per interval
 /// - `/status/<code>`: that status with a short text body
 /// - `/redirect/<n>/<fixture>`: n redirects, then the image; `/loop`: redirects to itself;
@@ -50,6 +51,8 @@ final class TestHTTPServer: Sendable {
         var bodyBytesSent: [String: Int] = [:]
         /// Fixtures served instead of the one a `/cacheable/` path names.
         var replacedFixtures: [String: String] = [:]
+        /// Bytes a test made, served under a fixture name (too large to keep as files).
+        var madeFixtures: [String: Data] = [:]
     }
 
     let stats = WaitableState(Stats())
@@ -131,6 +134,11 @@ final class TestHTTPServer: Sendable {
         stats.update { $0.replacedFixtures[path] = fixture }
     }
 
+    /// Serves `data` wherever a fixture named `name` is asked for.
+    func serve(_ data: Data, as name: String) {
+        stats.update { $0.madeFixtures[name] = data }
+    }
+
     /// Returns once `condition` holds for the counts (at once if it does already).
     func wait(until condition: @escaping @Sendable (Stats) -> Bool) async throws {
         try await stats.wait(until: condition)
@@ -170,7 +178,7 @@ final class TestHTTPServer: Sendable {
         }
 
         private func fixture(_ name: String) -> Data? {
-            FileManager.default.contents(atPath: Fixtures.directory.appendingPathComponent(name).path)
+            stats.read { $0.madeFixtures[name] } ?? FileManager.default.contents(atPath: Fixtures.directory.appendingPathComponent(name).path)
         }
 
         private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Decodes the complete scans of a progressive JPEG received so far into a preview.
+enum ProgressivePreview {
+    /// The preview of `prefix` (the bytes before a scan's start, so holding `scanCount` complete
+    /// scans) of a `width` x `height` JPEG: decoded at a quarter of the resolution (the DCT scales
+    /// the decoder down, so no full-size pixels are made), blurred while it has fewer than six
+    /// scans when `isBlur`, and given the scale that keeps the final image's point size.
+    /// `nil` when the bytes do not decode.
+    static func image(of prefix: Data, scanCount: Int, width: Int, height: Int, isBlur: Bool,
+                      options: ImageCreatingOptions) -> KFCrossPlatformImage? {
+        let longest = max(width, height)
+        guard longest > 0 else { return nil }
+        var data = prefix
+        data.append(contentsOf: [0xFF, 0xD9])
+        let side = max(1, (longest + 3) / 4)
+        guard var preview = try? KingfisherImage.downsampled(data: data, maxPixelSize: side, options: options) else { return nil }
+        if isBlur, scanCount < 6 {
+            // Kingfisher's radius at full size, scaled to the preview's.
+            let fullSizeRadius = CGFloat(max(2, 14 - 4 * scanCount))
+            preview = preview.kf.blurred(withRadius: max(1, fullSizeRadius * CGFloat(side) / CGFloat(longest)))
+        }
+        let scale = options.scale * CGFloat(max(preview.pixelWidth, preview.pixelHeight)) / CGFloat(longest)
+        return KingfisherImage(width: preview.pixelWidth, height: preview.pixelHeight, frames: [ImageFrame(pixels: preview.pixels)],
+                               scale: scale, hasAlpha: false, colorProfile: preview.colorProfile)
+    }
+}
