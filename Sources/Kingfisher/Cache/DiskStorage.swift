@@ -119,7 +119,7 @@ public enum DiskStorage {
         /// - Throws: `diskStorageIsNotReady`, `cannotConvertToData`, `cannotCreateCacheFile`,
         ///   `cannotSetCacheFileAttribute`.
         public func store(value: T, forKey key: String, expiration: StorageExpiration? = nil,
-                          forcedExtension: String? = nil, writeOptions: Data.WritingOptions = []) throws(KingfisherError) {
+                          writeOptions: Data.WritingOptions = [], forcedExtension: String? = nil) throws(KingfisherError) {
             try ensureReady()
             let url = cacheFileURL(forKey: key, forcedExtension: forcedExtension)
             let now = clock()
@@ -196,13 +196,18 @@ public enum DiskStorage {
             }
         }
 
-        /// Whether an unexpired file exists for `key` at `referenceDate` (default now). Never
-        /// changes its dates.
-        public func isCached(forKey key: String, forcedExtension: String? = nil, referenceDate: Date? = nil) -> Bool {
+        /// Whether an unexpired file exists for `key` now. Never changes its dates.
+        public func isCached(forKey key: String, forcedExtension: String? = nil) -> Bool {
+            isCached(forKey: key, referenceDate: clock(), forcedExtension: forcedExtension)
+        }
+
+        /// Whether a file exists for `key` that has not expired at `referenceDate`. Never changes
+        /// its dates.
+        public func isCached(forKey key: String, referenceDate: Date, forcedExtension: String? = nil) -> Bool {
             guard isReady else { return false }
             let url = cacheFileURL(forKey: key, forcedExtension: forcedExtension)
             guard let info = AtomicCacheFile.status(url.path) else { return false }
-            return info.expiration > (referenceDate ?? clock())
+            return info.expiration > referenceDate
         }
 
         // MARK: Removing
@@ -227,9 +232,14 @@ public enum DiskStorage {
         /// Removes expired files, and temporary files of interrupted writes older than
         /// ``Config/temporaryFileLifetime``. Returns the removed files.
         @discardableResult
-        public func removeExpiredValues(referenceDate: Date? = nil) throws -> [URL] {
+        public func removeExpiredValues() throws -> [URL] {
+            try removeExpiredValues(referenceDate: clock())
+        }
+
+        /// ``removeExpiredValues()`` as if it were `referenceDate`.
+        @discardableResult
+        public func removeExpiredValues(referenceDate now: Date) throws -> [URL] {
             try ensureReady()
-            let now = referenceDate ?? clock()
             let staleTemporary = now.addingTimeInterval(-config.temporaryFileLifetime)
             var removed: [URL] = []
             for entry in try entries() {
@@ -318,7 +328,8 @@ public enum DiskStorage {
         /// `~/.cache`).
         public let directory: URL?
         /// Builds the storage's directory from the parent and the name. Default: parent + name.
-        public let cachePathBlock: @Sendable (URL, String) -> URL
+        /// Read when the storage is created: changing it afterwards moves nothing.
+        public var cachePathBlock: @Sendable (URL, String) -> URL
 
         /// Creates a config; everything not passed defaults as documented.
         public init(name: String, sizeLimit: UInt, directory: URL? = nil,
@@ -327,6 +338,13 @@ public enum DiskStorage {
             self.sizeLimit = sizeLimit
             self.directory = directory
             self.cachePathBlock = cachePathBlock
+        }
+
+        /// Kingfisher's form with a file manager. Files here are created, renamed and removed
+        /// with POSIX calls (atomic across processes), so `fileManager` is not used.
+        @available(*, deprecated, message: "no effect on Linux: the disk storage does not use a FileManager")
+        public init(name: String, sizeLimit: UInt, fileManager: FileManager, directory: URL? = nil) {
+            self.init(name: name, sizeLimit: sizeLimit, directory: directory)
         }
 
         /// The directory the storage uses.

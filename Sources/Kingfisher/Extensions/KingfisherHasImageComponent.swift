@@ -148,21 +148,21 @@ extension KingfisherWrapper where Base: KingfisherImageSettable {
     /// handler (as in Kingfisher).
     @discardableResult
     public func setImage(with source: Source?, placeholder: KFCrossPlatformImage? = nil, options: KingfisherOptionsInfo? = nil,
-                         completionHandler: ImageSettingCompletion?) -> DownloadTask? {
+                         completionHandler: ImageSettingCompletion? = nil) -> DownloadTask? {
         setImage(with: source, placeholder: placeholder, options: options, progressBlock: nil, completionHandler: completionHandler)
     }
 
     /// The resource form without a progress block.
     @discardableResult
     public func setImage(with resource: (any Resource)?, placeholder: KFCrossPlatformImage? = nil,
-                         options: KingfisherOptionsInfo? = nil, completionHandler: ImageSettingCompletion?) -> DownloadTask? {
+                         options: KingfisherOptionsInfo? = nil, completionHandler: ImageSettingCompletion? = nil) -> DownloadTask? {
         setImage(with: resource, placeholder: placeholder, options: options, progressBlock: nil, completionHandler: completionHandler)
     }
 
     /// The provider form without a progress block.
     @discardableResult
     public func setImage(with provider: (any ImageDataProvider)?, placeholder: KFCrossPlatformImage? = nil,
-                         options: KingfisherOptionsInfo? = nil, completionHandler: ImageSettingCompletion?) -> DownloadTask? {
+                         options: KingfisherOptionsInfo? = nil, completionHandler: ImageSettingCompletion? = nil) -> DownloadTask? {
         setImage(with: provider, placeholder: placeholder, options: options, progressBlock: nil, completionHandler: completionHandler)
     }
 

@@ -46,7 +46,7 @@ public struct LocalFileImageDataProvider: ImageDataProvider {
     /// The file.
     public let fileURL: URL
     /// The key; default `fileURL.localFileCacheKey`.
-    public let cacheKey: String
+    public var cacheKey: String
     /// Where the file is read. Default `.dispatch(.global(qos: .userInitiated))`.
     public let loadingQueue: CallbackQueue
 
@@ -82,7 +82,7 @@ public struct Base64ImageDataProvider: ImageDataProvider {
     /// The text.
     public let base64String: String
     /// The key.
-    public let cacheKey: String
+    public var cacheKey: String
 
     /// Creates a provider. A `data:…;base64,` prefix is accepted and skipped.
     public init(base64String: String, cacheKey: String) {
@@ -106,7 +106,7 @@ public struct RawImageDataProvider: ImageDataProvider {
     /// The bytes.
     public let data: Data
     /// The key.
-    public let cacheKey: String
+    public var cacheKey: String
 
     /// Creates a provider.
     public init(data: Data, cacheKey: String) {

@@ -133,7 +133,7 @@ final class DownloadFetch: IdleTimed {
             return state.generation
         }
         guard let generation else { return endInterrupted() }
-        let trusted = request.url?.host.map { downloader.trustedHosts.contains($0) } ?? false
+        let trusted = request.url?.host.map { downloader.trustedHosts?.contains($0) == true } ?? false
         let sent = resumed.map { ResumableDataStore.resuming(request, after: $0) } ?? request
         let exchange = downloader.transport.startExchange(sent, acceptingUntrustedCertificates: trusted,
                                                           receiver: Receiver(fetch: self, generation: generation))

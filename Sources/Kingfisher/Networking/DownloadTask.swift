@@ -12,8 +12,8 @@ public final class DownloadTask: Sendable {
     private let state: Locked<State>
     /// This caller's token within the shared download.
     public let token: Int
-    /// ``token``, by Kingfisher's name.
-    public var cancelToken: Int { token }
+    /// ``token``, by Kingfisher's name (optional there, until its session task exists).
+    public var cancelToken: Int? { token }
     /// The URL being downloaded.
     public let url: URL?
 

@@ -23,7 +23,7 @@ public final class ImageDownloader: Sendable {
         var maxConcurrentDownloads = 16
         var redirectLimit = 10
         var maxResponseDataSize = ImageDownloader.defaultMaximumResponseDataSize
-        var trustedHosts: Set<String> = []
+        var trustedHosts: Set<String>?
     }
 
     /// Downloads are shared by URL; a conditional one only with callers sending the same validators.
@@ -102,14 +102,14 @@ public final class ImageDownloader: Sendable {
         }
     }
 
-    /// Redirects followed per download before failing with `tooManyRedirects`. Default 10.
+    /// Redirects followed per download before failing with `URLError.httpTooManyRedirects`. Default 10.
     public var redirectLimit: Int {
         get { settings.withLock { $0.redirectLimit } }
         set { settings.withLock { $0.redirectLimit = max(0, newValue) } }
     }
 
     /// The largest body accepted, in bytes; larger bodies (or Content-Lengths) stop reading and
-    /// fail with `responseTooLarge`. Default ``defaultMaximumResponseDataSize``.
+    /// fail with `URLError.dataLengthExceedsMaximum`. Default ``defaultMaximumResponseDataSize``.
     public var maxResponseDataSize: Int {
         get { settings.withLock { $0.maxResponseDataSize } }
         set { settings.withLock { $0.maxResponseDataSize = newValue } }
@@ -128,8 +128,8 @@ public final class ImageDownloader: Sendable {
     /// 32 MB.
     public static let defaultResumableDataLimit = 32 << 20
 
-    /// Hosts whose self-signed TLS certificates are accepted. Default empty.
-    public var trustedHosts: Set<String> {
+    /// Hosts whose self-signed TLS certificates are accepted. Default `nil` (none).
+    public var trustedHosts: Set<String>? {
         get { settings.withLock { $0.trustedHosts } }
         set { settings.withLock { $0.trustedHosts = newValue } }
     }

@@ -22,16 +22,20 @@ public protocol KingfisherCompatible: AnyObject {}
 public protocol KingfisherCompatibleValue {}
 
 extension KingfisherCompatible {
-    /// Gets a namespace holder for Kingfisher compatible types.
+    /// Gets a namespace holder for Kingfisher compatible types. Settable, as Kingfisher's, so
+    /// that mutating members of the wrapper can be called on it; setting does nothing.
     public var kf: KingfisherWrapper<Self> {
-        KingfisherWrapper(self)
+        get { KingfisherWrapper(self) }
+        set {}
     }
 }
 
 extension KingfisherCompatibleValue {
-    /// Gets a namespace holder for Kingfisher compatible types.
+    /// Gets a namespace holder for Kingfisher compatible types. Settable, as Kingfisher's, so
+    /// that mutating members of the wrapper can be called on it; setting does nothing.
     public var kf: KingfisherWrapper<Self> {
-        KingfisherWrapper(self)
+        get { KingfisherWrapper(self) }
+        set {}
     }
 }
 
