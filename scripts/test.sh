@@ -23,6 +23,11 @@ python3 Benchmarks/compare_with_pillow.py --kf "$(swift build --show-bin-path)/k
 
 scripts/check-imaging-only.sh
 
+# Kingfisher 8.11's public API against this library's: every portable symbol is the same or a
+# difference listed on purpose (KINGFISHER_PARITY.md is the full table of this comparison).
+python3 scripts/kingfisher_parity.py compare --symbols scripts/kingfisher-8.11.0-symbols.tsv \
+    --notes scripts/kingfisher-parity-notes.tsv --check
+
 echo "Building the documentation (swift package generate-documentation --target Kingfisher)..."
 scripts/logged.sh .build/docs.log swift package generate-documentation --target Kingfisher
 echo "Documentation built: .build/plugins/Swift-DocC/outputs/Kingfisher.doccarchive"
