@@ -17,13 +17,15 @@ public final class ImageDownloader: Sendable {
     /// The priority downloads get unless options say otherwise: 0.5 (URLSessionTask's default).
     public static let defaultPriority: Float = 0.5
 
-    private struct Settings: Sendable {
+    struct Settings: Sendable {
         var downloadTimeout: TimeInterval = 15
         var maxDownloadDuration: TimeInterval = 120
         var maxConcurrentDownloads = 16
         var redirectLimit = 10
         var maxResponseDataSize = ImageDownloader.defaultMaximumResponseDataSize
         var trustedHosts: Set<String>?
+        var requestsUsePipelining = false
+        var session = SessionSettings()
     }
 
     /// Downloads are shared by URL; a conditional one only with callers sending the same validators.
@@ -47,9 +49,11 @@ public final class ImageDownloader: Sendable {
     /// The downloader's name.
     public let name: String
     /// The transport moving the bytes. Default ``AsyncHTTPClientTransport/shared`` (8
-    /// connections per host; HTTP/2 when offered).
-    public let transport: any ImageDownloaderTransport
-    private let settings = Locked(Settings())
+    /// connections per host; HTTP/2 when offered); ``sessionConfiguration`` may replace the default
+    /// one with a transport of its own.
+    public var transport: any ImageDownloaderTransport { transports.withLock { $0.current } }
+    let transports: Locked<TransportSlot>
+    let settings = Locked(Settings())
     private let registry = Locked(Registry())
     private let delegateBox = Locked(WeakDelegate())
     let scheduler: DownloadScheduler
@@ -65,7 +69,8 @@ public final class ImageDownloader: Sendable {
     public init(name: String, transport: any ImageDownloaderTransport = AsyncHTTPClientTransport.shared) {
         precondition(!name.isEmpty, "[Kingfisher] You should specify a name for the downloader. A downloader with empty name is not permitted.")
         self.name = name
-        self.transport = transport
+        transports = Locked(TransportSlot(current: transport,
+                                          replaceable: (transport as? AsyncHTTPClientTransport) === AsyncHTTPClientTransport.shared))
         processingQueue = DispatchQueue(label: "com.onevcat.Kingfisher.ImageDownloader.Process.\(name)", attributes: .concurrent)
         let settings = self.settings
         scheduler = DownloadScheduler(limit: { settings.withLock { $0.maxConcurrentDownloads } })
@@ -128,6 +133,15 @@ public final class ImageDownloader: Sendable {
     /// 32 MB.
     public static let defaultResumableDataLimit = 32 << 20
 
+    /// Kingfisher's HTTP pipelining switch. AsyncHTTPClient never pipelines HTTP/1.1 requests (it
+    /// multiplexes over HTTP/2 instead), and Foundation deprecates the request flag, so it is kept
+    /// and has no effect. Default `false`.
+    @available(*, deprecated, message: "no effect on Linux: AsyncHTTPClient never pipelines; HTTP/2 multiplexes")
+    public var requestsUsePipelining: Bool {
+        get { settings.withLock { $0.requestsUsePipelining } }
+        set { settings.withLock { $0.requestsUsePipelining = newValue } }
+    }
+
     /// Hosts whose self-signed TLS certificates are accepted. Default `nil` (none).
     public var trustedHosts: Set<String>? {
         get { settings.withLock { $0.trustedHosts } }
@@ -189,7 +203,8 @@ public final class ImageDownloader: Sendable {
             return registry.nextToken
         }
         let task = DownloadTask(token: token, url: url, priority: options.downloadPriority)
-        let request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: downloadTimeout)
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: downloadTimeout)
+        settings.withLock { $0.session }.apply(to: &request)
         if let modifier = options.requestModifier {
             if let synchronous = modifier as? any ImageDownloadRequestModifier {
                 enqueue(synchronous.modified(for: request), validators: validators, task: task, options: options, progress: progressBlock,

@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The downloader's transport, and the ones it replaced.
+struct TransportSlot: @unchecked Sendable {
+    // @unchecked: transports are Sendable; the array of existentials is only touched under the lock.
+    var current: any ImageDownloaderTransport
+    /// Whether ``ImageDownloader/sessionConfiguration`` may replace `current`: the shared default,
+    /// or a transport made for an earlier configuration (a transport given to `init` is the
+    /// caller's and stays).
+    var replaceable: Bool
+    /// Transports replaced while downloads may still run on them; kept as long as the downloader.
+    var retired: [any ImageDownloaderTransport] = []
+}
+
+/// What a `URLSessionConfiguration` says that applies to each request.
+struct SessionSettings: @unchecked Sendable {
+    // @unchecked: the configuration is a class, copied in and never mutated after.
+    var configuration = URLSessionConfiguration.ephemeral
+    var additionalHeaders: [String: String] = [:]
+
+    /// Adds the session's headers that `request` does not set itself.
+    func apply(to request: inout URLRequest) {
+        for (name, value) in additionalHeaders where request.value(forHTTPHeaderField: name) == nil {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+    }
+}
+
+extension ImageDownloader {
+    /// URLSession's default resource timeout: seven days, which means "not set".
+    private static let sessionResourceTimeoutDefault: TimeInterval = 7 * 24 * 3600
+
+    /// The session settings, as Kingfisher's `sessionConfiguration`, mapped onto this downloader
+    /// and its transport when set. Default `URLSessionConfiguration.ephemeral`.
+    ///
+    /// - `httpAdditionalHeaders` are added to every request that does not set them itself.
+    /// - `timeoutIntervalForResource`, when not URLSession's 7-day default, becomes
+    ///   ``maxDownloadDuration``. (``downloadTimeout`` stays the idle timeout, as Kingfisher sets it
+    ///   on each request over `timeoutIntervalForRequest`.)
+    /// - `httpMaximumConnectionsPerHost` and the HTTP/HTTPS proxy of `connectionProxyDictionary`
+    ///   (`HTTPEnable`/`HTTPProxy`/`HTTPPort`, `HTTPSEnable`/`HTTPSProxy`/`HTTPSPort`; HTTPS first)
+    ///   give the downloader a transport of its own (an ``AsyncHTTPClientTransport``) unless it was
+    ///   created with a transport, which then stays. Downloads already running finish on the
+    ///   previous transport.
+    /// - Other settings (cookies, URL cache, TLS versions, constrained-network access) have no
+    ///   effect: AsyncHTTPClient has no counterpart.
+    public var sessionConfiguration: URLSessionConfiguration {
+        get { settings.withLock { $0.session.configuration }.copy() as! URLSessionConfiguration }
+        set {
+            let configuration = newValue.copy() as! URLSessionConfiguration
+            var headers: [String: String] = [:]
+            for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
+                if let name = name as? String { headers[name] = "\(value)" }
+            }
+            let resourceTimeout = configuration.timeoutIntervalForResource
+            settings.withLock { settings in
+                settings.session = SessionSettings(configuration: configuration, additionalHeaders: headers)
+                if resourceTimeout > 0, resourceTimeout != Self.sessionResourceTimeoutDefault {
+                    settings.maxDownloadDuration = resourceTimeout
+                }
+            }
+            replaceTransport(for: configuration)
+        }
+    }
+
+    /// A transport for `configuration`'s connection limit and proxy, when the current one may be
+    /// replaced and differs from what the configuration asks.
+    private func replaceTransport(for configuration: URLSessionConfiguration) {
+        let proxy = Self.proxy(in: configuration.connectionProxyDictionary)
+        let perHost = configuration.httpMaximumConnectionsPerHost
+        guard transports.withLock({ $0.replaceable }) else { return }
+        let asked = AsyncHTTPClientTransport.Configuration(maxConnectionsPerHost: perHost > 0 ? perHost : 8, proxy: proxy)
+        // An unusable proxy setting keeps the transport there is; each request would fail anyway.
+        guard let transport = try? AsyncHTTPClientTransport(configuration: asked) else { return }
+        transports.withLock { slot in
+            slot.retired.append(slot.current)
+            slot.current = transport
+        }
+    }
+
+    /// The proxy a `connectionProxyDictionary` names; the environment's when it names none, as
+    /// URLSession uses the system's.
+    static func proxy(in dictionary: [AnyHashable: Any]?) -> AsyncHTTPClientTransport.Proxy {
+        guard let dictionary, !dictionary.isEmpty else { return .environment }
+        func string(_ key: String) -> String? { dictionary[key].map { "\($0)" } }
+        func enabled(_ key: String) -> Bool { ["1", "true"].contains(string(key)?.lowercased() ?? "") }
+        for scheme in ["HTTPS", "HTTP"] where enabled("\(scheme)Enable") {
+            guard let host = string("\(scheme)Proxy"), !host.isEmpty else { continue }
+            let port = string("\(scheme)Port").flatMap { Int($0) }
+            if let url = URL(string: "http://\(host)\(port.map { ":\($0)" } ?? "")") { return .server(url) }
+        }
+        return .none
+    }
+}
