@@ -84,4 +84,18 @@ public struct KingfisherColor: Sendable, Hashable, CustomStringConvertible {
     public static let blue = KingfisherColor(red: 0, green: 0, blue: 1)
     /// Opaque yellow.
     public static let yellow = KingfisherColor(red: 1, green: 1, blue: 0)
+    /// Opaque 2/3 white, as UIKit's `lightGray`.
+    public static let lightGray = KingfisherColor(white: 2.0 / 3.0)
+    /// Opaque 1/3 white, as UIKit's `darkGray`.
+    public static let darkGray = KingfisherColor(white: 1.0 / 3.0)
+    /// Opaque cyan.
+    public static let cyan = KingfisherColor(red: 0, green: 1, blue: 1)
+    /// Opaque magenta.
+    public static let magenta = KingfisherColor(red: 1, green: 0, blue: 1)
+    /// Opaque orange (1, 0.5, 0), as UIKit's.
+    public static let orange = KingfisherColor(red: 1, green: 0.5, blue: 0)
+    /// Opaque purple (0.5, 0, 0.5), as UIKit's.
+    public static let purple = KingfisherColor(red: 0.5, green: 0, blue: 0.5)
+    /// Opaque brown (0.6, 0.4, 0.2), as UIKit's.
+    public static let brown = KingfisherColor(red: 0.6, green: 0.4, blue: 0.2)
 }
