@@ -132,6 +132,17 @@ import FoundationNetworking
         }
     }
 
+    @Test func aRedirectHandlerThatNeverAnswersEndsAtTheDurationLimit() async throws {
+        try await withServer { server, downloader in
+            downloader.maxDownloadDuration = 1
+            let silent = AnyRedirectHandler { _, _, _, _ in }
+            let start = ContinuousClock.now
+            let error = await failure(downloader, server.url("/redirect/1/photo.png"), options: [.redirectHandler(silent)])
+            #expect(urlSessionError(error)?.code == .timedOut, "\(String(describing: error))")
+            #expect(ContinuousClock.now - start < .seconds(30 * SanitizerAllowance.time), "the limit ended it, not a test deadline")
+        }
+    }
+
     @Test func aRedirectDeclinedByTheHandlerLeavesThe302() async throws {
         try await withServer { server, downloader in
             let refusing = AnyRedirectHandler { _, _, _ in nil }

@@ -30,7 +30,11 @@ extension ImageDataProvider {
 
     public func data() async throws -> Data {
         try await withCheckedThrowingContinuation { continuation in
-            data(handler: { continuation.resume(with: $0) })
+            // A handler called twice is ignored the second time, not a trap.
+            let pending = Locked<CheckedContinuation<Data, any Error>?>(continuation)
+            data(handler: { result in
+                pending.withLock { waiting in defer { waiting = nil }; return waiting }?.resume(with: result)
+            })
         }
     }
 

@@ -92,20 +92,24 @@ final class DownloadFetch: IdleTimed {
 
     /// Stops the fetch quietly: its caller has gone.
     func cancel() {
-        let exchange = state.withLock { state -> (any TransportExchange)? in
+        let (exchange, waitingForCaller) = state.withLock { state -> ((any TransportExchange)?, Bool) in
             state.cancelled = true
-            return state.exchange
+            return (state.exchange, state.exchange == nil && state.awaitingCaller)
         }
         exchange?.cancel()
+        if waitingForCaller { endInterrupted() }
     }
 
     private func timeOut() {
-        let exchange = state.withLock { state -> (any TransportExchange)? in
+        let (exchange, waitingForCaller) = state.withLock { state -> ((any TransportExchange)?, Bool) in
             state.timedOut = true
-            return state.exchange
+            return (state.exchange, state.exchange == nil && state.awaitingCaller)
         }
-        // Between exchanges (a redirect handler at work) the next send sees the flag.
         exchange?.cancel()
+        // Between exchanges, while a redirect handler or an authentication responder works, no
+        // exchange will end the fetch: end it now (what the caller's code returns later is
+        // dropped, as the next send sees the fetch ended). Otherwise the next send sees the flag.
+        if waitingForCaller { endInterrupted() }
     }
 
     // MARK: Exchanges
@@ -271,7 +275,7 @@ final class DownloadFetch: IdleTimed {
         state.scans = tracker
         guard tracker.isProgressive == true, tracker.scanStarts.count > before, tracker.scanStarts.count >= 2,
               let start = tracker.scanStarts.last else { return nil }
-        return ProgressivePreviewer.Scans(prefix: Data(state.body.prefix(start)), count: tracker.scanStarts.count - 1,
+        return ProgressivePreviewer.Scans(prefix: Data(state.body.prefix(start)), count: tracker.scanStarts.count,
                                           width: tracker.width, height: tracker.height)
     }
 

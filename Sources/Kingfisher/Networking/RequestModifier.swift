@@ -63,11 +63,16 @@ public struct AnyRedirectHandler: ImageDownloadRedirectHandler {
     }
 
     /// Creates a handler that runs `handle` and follows with the request it passes to its last
-    /// argument, as Kingfisher's. `handle` must call it exactly once.
+    /// argument, as Kingfisher's. `handle` should call it once: later calls are ignored (where
+    /// Kingfisher traps), and a handler that never calls it leaves the download to its
+    /// ``ImageDownloader/maxDownloadDuration``.
     public init(handle: @escaping @Sendable (DownloadTask?, HTTPURLResponse, URLRequest, @escaping @Sendable (URLRequest?) -> Void) -> Void) {
         block = { task, response, newRequest in
             await withCheckedContinuation { continuation in
-                handle(task, response, newRequest) { continuation.resume(returning: $0) }
+                let pending = Locked<CheckedContinuation<URLRequest?, Never>?>(continuation)
+                handle(task, response, newRequest) { request in
+                    pending.withLock { waiting in defer { waiting = nil }; return waiting }?.resume(returning: request)
+                }
             }
         }
     }
