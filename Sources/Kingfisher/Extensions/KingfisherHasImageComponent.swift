@@ -83,11 +83,15 @@ extension KingfisherWrapper where Base: KingfisherImageSettable {
         // Progressive previews show until the request's outcome does; both arrive on the main
         // actor, so a preview decoded late never covers the final image.
         let ended = Locked(false)
-        if parsed.progressiveJPEG != nil {
+        if let progressive = parsed.progressiveJPEG {
             working.progressiveImageSetter = { preview in
                 Self.onMainActor {
                     guard !ended.withLock({ $0 }), state.identifier(for: target) == identifier else { return }
-                    target.setImage(preview, options: parsed)
+                    switch progressive.onImageUpdated(preview) ?? .default {
+                    case .default: target.setImage(preview, options: parsed)
+                    case .keepCurrent: break
+                    case .replace(let replacement): target.setImage(replacement, options: parsed)
+                    }
                 }
             }
         }
@@ -167,12 +171,14 @@ extension KingfisherWrapper where Base: KingfisherImageSettable {
     }
 
     /// Runs `body` on the main actor: inline when already there (on the main queue, which is
-    /// the main actor's executor on Linux, whichever thread drains it), else as a task.
+    /// the main actor's executor on Linux, whichever thread drains it), else queued on the main
+    /// queue. Queued, not a task: tasks of different priorities may run out of order, and a
+    /// progressive preview must not be overtaken by the final image it precedes.
     nonisolated private static func onMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
         if MainQueue.isCurrent {
             MainActor.assumeIsolated(body)
         } else {
-            Task { @MainActor in body() }
+            DispatchQueue.main.async { MainActor.assumeIsolated(body) }
         }
     }
 

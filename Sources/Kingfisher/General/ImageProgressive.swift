@@ -26,13 +26,14 @@ public struct ImageProgressive: Sendable {
 
     /// Whether early previews (before the sixth scan) are blurred, hiding their blocks. Default `true`.
     public var isBlur: Bool
-    /// Whether only the newest scan is decoded when several arrived during one decode; `false`
-    /// decodes every scan. Default `true`.
+    /// Whether only the newest scans are decoded when several arrived during one decode; `false`
+    /// decodes the last few in order. Default `true`.
     public var isFastestScan: Bool
-    /// The least time between two previews, in seconds. Default 0.
+    /// The least time between two previews, in seconds: scans arriving sooner wait. Default 0.
     public var scanInterval: TimeInterval
-    /// Called with each preview (on the caller's callback queue); its answer tells an image
-    /// target what to show. No block: `.default`.
+    /// Called with each preview. For an image target it is called on the main actor while the
+    /// request is current, and its answer says what the target shows (no block: `.default`);
+    /// without a target it is called on a queue of the download's own.
     public let onImageUpdated = Delegate<KFCrossPlatformImage, UpdatingStrategy>()
 
     /// Blurred previews, the newest scan only, no interval.

@@ -209,8 +209,8 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     public var lowDataModeSource: Source?
     /// See ``KingfisherOptionsInfoItem/progressiveJPEG(_:)``. Default `nil`.
     public var progressiveJPEG: ImageProgressive?
-    /// Where an image target shows progressive previews: set by `kf.setImage` for its target.
-    var progressiveImageSetter: (@Sendable (KFCrossPlatformImage?) -> Void)?
+    /// Where an image target's progressive previews go: set by `kf.setImage` for its target.
+    var progressiveImageSetter: (@Sendable (KFCrossPlatformImage) -> Void)?
     /// See ``KingfisherOptionsInfoItem/retryStrategy(_:)``. Default `nil`.
     public var retryStrategy: (any RetryStrategy)?
     /// See ``KingfisherOptionsInfoItem/httpCachePolicy(_:)``. Default ``HTTPCachePolicy/clientDecides``.

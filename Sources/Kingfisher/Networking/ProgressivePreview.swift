@@ -2,10 +2,11 @@ import Foundation
 
 /// Decodes the complete scans of a progressive JPEG received so far into a preview.
 enum ProgressivePreview {
-    /// The preview of `prefix` (the bytes before a scan's start, so holding `scanCount` complete
-    /// scans) of a `width` x `height` JPEG: decoded at a quarter of the resolution (the DCT scales
-    /// the decoder down, so no full-size pixels are made), blurred while it has fewer than six
-    /// scans when `isBlur`, and given the scale that keeps the final image's point size.
+    /// The preview of `prefix` (the bytes before the start of scan `scanCount`, so holding every
+    /// earlier scan complete) of a `width` x `height` JPEG: decoded at a quarter of the resolution
+    /// (the DCT scales the decoder down, so no full-size pixels are made), blurred while fewer
+    /// than six scans were seen when `isBlur` (Kingfisher's radius, scaled), and given the scale
+    /// that keeps the final image's point size.
     /// `nil` when the bytes do not decode.
     static func image(of prefix: Data, scanCount: Int, width: Int, height: Int, isBlur: Bool,
                       options: ImageCreatingOptions) -> KFCrossPlatformImage? {
