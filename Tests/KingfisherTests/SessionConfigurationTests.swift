@@ -15,6 +15,8 @@ import Testing
             configuration.timeoutIntervalForResource = 42
             downloader.sessionConfiguration = configuration
             #expect(downloader.maxDownloadDuration == 42)
+            #expect((downloader.transport as? AsyncHTTPClientTransport) === AsyncHTTPClientTransport.shared,
+                    "headers and timeouts alone keep the shared transport and its connections")
             #expect(downloader.sessionConfiguration.httpAdditionalHeaders?["X-Session"] as? String == "yes")
 
             let modifier = AnyModifier { request in

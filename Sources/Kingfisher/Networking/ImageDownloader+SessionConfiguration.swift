@@ -11,8 +11,17 @@ struct TransportSlot: @unchecked Sendable {
     /// or a transport made for an earlier configuration (a transport given to `init` is the
     /// caller's and stays).
     var replaceable: Bool
-    /// Transports replaced while downloads may still run on them; kept as long as the downloader.
+    /// The connection settings `current` was made for, when a session configuration made it.
+    var madeFor: ConnectionSettings?
+    /// Transports replaced while downloads may still run on them; kept as long as the downloader
+    /// (one per change of connection settings).
     var retired: [any ImageDownloaderTransport] = []
+}
+
+/// What of a session configuration needs a transport of its own.
+struct ConnectionSettings: Equatable {
+    var maxConnectionsPerHost: Int
+    var proxy: AsyncHTTPClientTransport.Proxy
 }
 
 /// What a `URLSessionConfiguration` says that applies to each request.
@@ -67,17 +76,26 @@ extension ImageDownloader {
     }
 
     /// A transport for `configuration`'s connection limit and proxy, when the current one may be
-    /// replaced and differs from what the configuration asks.
+    /// replaced and those differ from what it was made for: a configuration that leaves them as
+    /// URLSession's defaults keeps the shared transport and its connections.
     private func replaceTransport(for configuration: URLSessionConfiguration) {
-        let proxy = Self.proxy(in: configuration.connectionProxyDictionary)
-        let perHost = configuration.httpMaximumConnectionsPerHost
-        guard transports.withLock({ $0.replaceable }) else { return }
-        let asked = AsyncHTTPClientTransport.Configuration(maxConnectionsPerHost: perHost > 0 ? perHost : 8, proxy: proxy)
+        let defaults = URLSessionConfiguration.ephemeral
+        let asked = ConnectionSettings(maxConnectionsPerHost: configuration.httpMaximumConnectionsPerHost,
+                                       proxy: Self.proxy(in: configuration.connectionProxyDictionary))
+        let unchanged = ConnectionSettings(maxConnectionsPerHost: defaults.httpMaximumConnectionsPerHost, proxy: .environment)
+        let needed = transports.withLock { slot in
+            slot.replaceable && asked != (slot.madeFor ?? unchanged)
+        }
+        guard needed else { return }
+        let perHost = asked.maxConnectionsPerHost > 0 ? asked.maxConnectionsPerHost : 8
         // An unusable proxy setting keeps the transport there is; each request would fail anyway.
-        guard let transport = try? AsyncHTTPClientTransport(configuration: asked) else { return }
+        guard let transport = try? AsyncHTTPClientTransport(configuration: .init(maxConnectionsPerHost: perHost, proxy: asked.proxy)) else {
+            return
+        }
         transports.withLock { slot in
             slot.retired.append(slot.current)
             slot.current = transport
+            slot.madeFor = asked
         }
     }
 
