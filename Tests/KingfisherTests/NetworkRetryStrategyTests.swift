@@ -35,7 +35,7 @@ import Testing
     @Test func aDefaultRouteThroughAnInterfaceThatIsUpIsConnected() throws {
         try withTemporaryDirectory { directory in
             let links = FakeLinks(root: directory)
-            #expect(!links.state.isConnected, "no files: no route")
+            #expect(links.state.isConnected, "no route tables: unknown, taken as connected")
             try links.route(through: "eth9")
             try links.set("eth9", operstate: "down")
             #expect(links.state.defaultRouteInterfaces() == ["eth9"] && !links.state.isConnected)
@@ -57,14 +57,17 @@ import Testing
             try links.set("eth9", operstate: "down")
             let monitor = NetworkMonitor(linkState: links.state, pollInterval: 0.02)
             let answers = WaitableState<[Bool]>([])
-            _ = monitor.observeConnectivity(timeoutInterval: 600) { connected in answers.update { $0.append(connected) } }
+            // Whoever waits holds the observer (the strategy keeps it in the retry context).
+            let first = monitor.observeConnectivity(timeoutInterval: 600) { connected in answers.update { $0.append(connected) } }
             try links.set("eth9", operstate: "up")
             #expect(try await answers.waitForValue { $0.first } == true)
+            withExtendedLifetime(first) {}
 
             try links.set("eth9", operstate: "down")
             let timedOut = WaitableState<Bool?>(nil)
-            _ = monitor.observeConnectivity(timeoutInterval: 0.1) { connected in timedOut.update { $0 = connected } }
+            let second = monitor.observeConnectivity(timeoutInterval: 0.1) { connected in timedOut.update { $0 = connected } }
             #expect(try await timedOut.waitForValue { $0 } == false)
+            withExtendedLifetime(second) {}
 
             let cancelled = Locked(0)
             let observer = monitor.observeConnectivity(timeoutInterval: 0.05) { _ in cancelled.withLock { $0 += 1 } }

@@ -10,9 +10,12 @@ struct LinkState: Sendable {
 
     static let system = LinkState(root: URL(fileURLWithPath: "/"))
 
-    /// Whether a default route goes through an interface that is up.
+    /// Whether a default route goes through an interface that is up. When the route tables
+    /// cannot be read at all (no `/proc`, a restricted sandbox), the state is unknown and taken
+    /// as connected, so that retries are not held back by what cannot be seen.
     var isConnected: Bool {
-        defaultRouteInterfaces().contains(where: isUp)
+        guard text(of: "proc/net/route") != nil || text(of: "proc/net/ipv6_route") != nil else { return true }
+        return defaultRouteInterfaces().contains(where: isUp)
     }
 
     /// Interfaces carrying a default route that is up (`RTF_UP`), loopback excluded.

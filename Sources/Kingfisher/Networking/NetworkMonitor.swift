@@ -35,7 +35,8 @@ final class NetworkMonitor: NetworkMonitoring {
         let linkState = linkState
         let queue = DispatchQueue.global(qos: .utility)
         if let timeoutInterval {
-            queue.asyncAfter(deadline: .now() + timeoutInterval) { observer.finish(isConnected: false) }
+            // Weak: a wait that ended (or was dropped) is not kept until its deadline.
+            queue.asyncAfter(deadline: .now() + timeoutInterval) { [weak observer] in observer?.finish(isConnected: false) }
         }
         observer.poll(every: pollInterval, on: queue) { linkState.isConnected }
         return observer
