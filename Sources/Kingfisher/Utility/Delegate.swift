@@ -22,7 +22,7 @@ public final class Delegate<Input, Output>: @unchecked Sendable {
     /// Creates a delegate with no block.
     public init() {}
 
-    /// Sets the block called by ``call(_:)``, holding `target` weakly. `nil` removes it.
+    /// Sets the block called by `call(_:)`, holding `target` weakly. `nil` removes it.
     public func delegate<T: AnyObject>(on target: T, block: ((T, Input) -> Output)?) {
         let wrapped: ((Input) -> Output?)? = block.map { block in
             { [weak target] input in target.map { block($0, input) } }
@@ -46,7 +46,7 @@ public final class Delegate<Input, Output>: @unchecked Sendable {
         blocks.withLock { $0.block }?(input)
     }
 
-    /// ``call(_:)``.
+    /// `call(_:)`.
     public func callAsFunction(_ input: Input) -> Output? {
         call(input)
     }
@@ -71,37 +71,37 @@ public final class Delegate<Input, Output>: @unchecked Sendable {
 }
 
 extension Delegate where Input == Void {
-    /// ``call(_:)`` with no input.
+    /// `call(_:)` with no input.
     public func call() -> Output? {
         call(())
     }
 
-    /// ``call(_:)`` with no input.
+    /// `call(_:)` with no input.
     public func callAsFunction() -> Output? {
         call()
     }
 }
 
 extension Delegate where Input == Void, Output: OptionalProtocol {
-    /// ``call(_:)`` with no input, flattened: `nil` rather than `.some(nil)`.
+    /// `call(_:)` with no input, flattened: `nil` rather than `.some(nil)`.
     public func call() -> Output {
         call(())
     }
 
-    /// ``call()``.
+    /// `call()`.
     public func callAsFunction() -> Output {
         call()
     }
 }
 
 extension Delegate where Output: OptionalProtocol {
-    /// ``call(_:)`` for an optional `Output`, flattened: `nil` rather than `.some(nil)` when
+    /// `call(_:)` for an optional `Output`, flattened: `nil` rather than `.some(nil)` when
     /// there is no block or target.
     public func call(_ input: Input) -> Output {
         blocks.withLock { $0.block }?(input) ?? Output._createNil
     }
 
-    /// ``call(_:)``.
+    /// `call(_:)`.
     public func callAsFunction(_ input: Input) -> Output {
         call(input)
     }
