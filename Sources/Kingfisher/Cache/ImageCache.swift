@@ -249,7 +249,9 @@ public final class ImageCache: Sendable {
                               callbackQueue: CallbackQueue = .mainCurrentOrAsync,
                               completionHandler: (@Sendable (Result<ImageCacheResult, KingfisherError>) -> Void)?) {
         guard let completionHandler else { return }
-        let options = { var options = options; options.callbackQueue = callbackQueue; return options }()
+        var delivering = options
+        delivering.callbackQueue = callbackQueue
+        let options = delivering
         if let image = retrieveImageInMemoryCache(forKey: key, options: options) {
             options.callbackQueue.execute { completionHandler(.success(.memory(image))) }
             return

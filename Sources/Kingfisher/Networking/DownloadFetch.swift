@@ -41,9 +41,8 @@ final class DownloadFetch: IdleTimed {
         var firstByte: Duration?
         /// The current body's JPEG scans, followed while a caller wants progressive previews.
         var scans: JPEGScanTracker?
-        /// When the current exchange was sent, and the bytes of its request body.
+        /// When the current exchange was sent.
         var exchangeStarted = ContinuousClock.now
-        var requestBodyBytes: Int64 = 0
         var lastActivity = ContinuousClock.now
         var cancelled = false
         var timedOut = false
@@ -92,23 +91,23 @@ final class DownloadFetch: IdleTimed {
 
     /// Stops the fetch quietly: its caller has gone.
     func cancel() {
-        let (exchange, waitingForCaller) = state.withLock { state -> ((any TransportExchange)?, Bool) in
-            state.cancelled = true
-            return (state.exchange, state.exchange == nil && state.awaitingCaller)
-        }
-        exchange?.cancel()
-        if waitingForCaller { endInterrupted() }
+        interrupt { $0.cancelled = true }
     }
 
     private func timeOut() {
+        interrupt { $0.timedOut = true }
+    }
+
+    /// Marks the fetch with `mark` (cancelled or timed out) and stops its exchange. Between
+    /// exchanges, while a redirect handler or an authentication responder works, no exchange will
+    /// end the fetch: it ends now (what the caller's code returns later is dropped, as the next
+    /// send sees the fetch ended). Otherwise the next send sees the mark.
+    private func interrupt(_ mark: (inout State) -> Void) {
         let (exchange, waitingForCaller) = state.withLock { state -> ((any TransportExchange)?, Bool) in
-            state.timedOut = true
+            mark(&state)
             return (state.exchange, state.exchange == nil && state.awaitingCaller)
         }
         exchange?.cancel()
-        // Between exchanges, while a redirect handler or an authentication responder works, no
-        // exchange will end the fetch: end it now (what the caller's code returns later is
-        // dropped, as the next send sees the fetch ended). Otherwise the next send sees the flag.
         if waitingForCaller { endInterrupted() }
     }
 
@@ -125,7 +124,6 @@ final class DownloadFetch: IdleTimed {
             state.awaitingCaller = false
             state.lastActivity = .now
             state.exchangeStarted = .now
-            state.requestBodyBytes = Int64(request.httpBody?.count ?? 0)
             state.request = request
             state.head = nil
             state.redirectTarget = nil
@@ -309,7 +307,7 @@ final class DownloadFetch: IdleTimed {
         let total = now - started
         let metrics = NetworkMetrics(retrieveImageDuration: (now - snapshot.exchangeStarted).seconds, totalRequestDuration: total.seconds,
                                      timeToFirstByte: (snapshot.firstByte ?? total).seconds,
-                                     requestBodyBytesSent: snapshot.requestBodyBytes,
+                                     requestBodyBytesSent: Int64(snapshot.request.httpBody?.count ?? 0),
                                      responseBodyBytesReceived: Int64(snapshot.body.count), httpStatusCode: head.statusCode,
                                      redirectCount: snapshot.redirects)
         end(.success(Body(data: snapshot.body, response: head, metrics: metrics)))

@@ -7,15 +7,18 @@ import FoundationNetworking
 struct TransportSlot: @unchecked Sendable {
     // @unchecked: transports are Sendable; the array of existentials is only touched under the lock.
     var current: any ImageDownloaderTransport
-    /// Whether ``ImageDownloader/sessionConfiguration`` may replace `current`: the shared default,
-    /// or a transport made for an earlier configuration (a transport given to `init` is the
-    /// caller's and stays).
-    var replaceable: Bool
     /// The connection settings `current` was made for, when a session configuration made it.
     var madeFor: ConnectionSettings?
     /// Transports replaced while downloads may still run on them; kept as long as the downloader
     /// (one per change of connection settings).
     var retired: [any ImageDownloaderTransport] = []
+
+    /// Whether ``ImageDownloader/sessionConfiguration`` may replace `current`: the shared default,
+    /// or a transport made for an earlier configuration (a transport given to `init` is the
+    /// caller's and stays).
+    var replaceable: Bool {
+        madeFor != nil || (current as? AsyncHTTPClientTransport) === AsyncHTTPClientTransport.shared
+    }
 }
 
 /// What of a session configuration needs a transport of its own.

@@ -69,8 +69,7 @@ public final class ImageDownloader: Sendable {
     public init(name: String, transport: any ImageDownloaderTransport = AsyncHTTPClientTransport.shared) {
         precondition(!name.isEmpty, "[Kingfisher] You should specify a name for the downloader. A downloader with empty name is not permitted.")
         self.name = name
-        transports = Locked(TransportSlot(current: transport,
-                                          replaceable: (transport as? AsyncHTTPClientTransport) === AsyncHTTPClientTransport.shared))
+        transports = Locked(TransportSlot(current: transport))
         processingQueue = DispatchQueue(label: "com.onevcat.Kingfisher.ImageDownloader.Process.\(name)", attributes: .concurrent)
         let settings = self.settings
         scheduler = DownloadScheduler(limit: { settings.withLock { $0.maxConcurrentDownloads } })

@@ -14,19 +14,22 @@ struct LinkState: Sendable {
     /// cannot be read at all (no `/proc`, a restricted sandbox), the state is unknown and taken
     /// as connected, so that retries are not held back by what cannot be seen.
     var isConnected: Bool {
-        guard text(of: "proc/net/route") != nil || text(of: "proc/net/ipv6_route") != nil else { return true }
-        return defaultRouteInterfaces().contains(where: isUp)
+        guard let interfaces = defaultRouteInterfaces() else { return true }
+        return interfaces.contains(where: isUp)
     }
 
-    /// Interfaces carrying a default route that is up (`RTF_UP`), loopback excluded.
-    func defaultRouteInterfaces() -> Set<String> {
+    /// Interfaces carrying a default route that is up (`RTF_UP`), loopback excluded; `nil` when
+    /// neither route table can be read.
+    func defaultRouteInterfaces() -> Set<String>? {
+        let ipv4 = rows(of: "proc/net/route"), ipv6 = rows(of: "proc/net/ipv6_route")
+        guard ipv4 != nil || ipv6 != nil else { return nil }
         var interfaces: Set<String> = []
         // Iface Destination Gateway Flags ...: hexadecimal, destination 0 for the default.
-        for fields in rows(of: "proc/net/route").dropFirst() where fields.count >= 4 {
+        for fields in (ipv4 ?? []).dropFirst() where fields.count >= 4 {
             if fields[1] == "00000000", Self.isUpRoute(fields[3]) { interfaces.insert(fields[0]) }
         }
         // destination, prefix length, source, source prefix, next hop, metric, refs, use, flags, interface.
-        for fields in rows(of: "proc/net/ipv6_route") where fields.count >= 10 {
+        for fields in ipv6 ?? [] where fields.count >= 10 {
             if fields[0].allSatisfy({ $0 == "0" }), fields[1] == "00", Self.isUpRoute(fields[8]) { interfaces.insert(fields[9]) }
         }
         interfaces.remove("lo")
@@ -48,8 +51,9 @@ struct LinkState: Sendable {
         (Int(hexFlags, radix: 16) ?? 0) & 0x1 != 0
     }
 
-    private func rows(of path: String) -> [[String]] {
-        guard let text = text(of: path) else { return [] }
+    /// The file's lines split into fields; `nil` when it cannot be read.
+    private func rows(of path: String) -> [[String]]? {
+        guard let text = text(of: path) else { return nil }
         return text.split(separator: "\n").map { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
     }
 

@@ -21,8 +21,6 @@ enum ProgressivePreview {
             let fullSizeRadius = CGFloat(max(2, 14 - 4 * scanCount))
             preview = preview.kf.blurred(withRadius: max(1, fullSizeRadius * CGFloat(side) / CGFloat(longest)))
         }
-        let scale = options.scale * CGFloat(max(preview.pixelWidth, preview.pixelHeight)) / CGFloat(longest)
-        return KingfisherImage(width: preview.pixelWidth, height: preview.pixelHeight, frames: [ImageFrame(pixels: preview.pixels)],
-                               scale: scale, hasAlpha: false, colorProfile: preview.colorProfile)
+        return preview.kf.scaled(to: options.scale * CGFloat(max(preview.pixelWidth, preview.pixelHeight)) / CGFloat(longest))
     }
 }

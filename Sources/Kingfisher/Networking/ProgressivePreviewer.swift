@@ -83,10 +83,8 @@ final class ProgressivePreviewer: Sendable {
     /// processor resets the scale), so that it shows at the final image's point size; a
     /// processor that resized chose its point size itself.
     private static func keepingPointSize(of preview: KFCrossPlatformImage, in processed: KFCrossPlatformImage) -> KFCrossPlatformImage {
-        guard processed.pixelWidth == preview.pixelWidth, processed.pixelHeight == preview.pixelHeight,
-              processed.scale != preview.scale else { return processed }
-        return KingfisherImage(width: processed.pixelWidth, height: processed.pixelHeight, frames: [ImageFrame(pixels: processed.pixels)],
-                               scale: preview.scale, hasAlpha: processed.hasAlpha, colorProfile: processed.colorProfile)
+        guard processed.pixelWidth == preview.pixelWidth, processed.pixelHeight == preview.pixelHeight else { return processed }
+        return processed.kf.scaled(to: preview.scale)
     }
 
     /// Runs each caller's processor on `preview` and hands the result over: to an image target's

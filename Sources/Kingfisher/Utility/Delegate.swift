@@ -60,14 +60,6 @@ public final class Delegate<Input, Output>: @unchecked Sendable {
     public var isSet: Bool {
         blocks.withLock { $0.block != nil || $0.asyncBlock != nil }
     }
-
-    /// A delegate with the same blocks, for a copy of its owner.
-    func copy() -> Delegate<Input, Output> {
-        let copy = Delegate<Input, Output>()
-        let current = blocks.withLock { $0 }
-        copy.blocks.withLock { $0 = current }
-        return copy
-    }
 }
 
 extension Delegate where Input == Void {
