@@ -28,8 +28,6 @@ import FoundationNetworking
     /// A downloader whose challenges `responder` answers (held weakly: the caller keeps it).
     func makeDownloader(answeredBy responder: Responder) -> ImageDownloader {
         let downloader = ImageDownloader(name: "auth")
-        // A busy machine (the suite under ThreadSanitizer) may start the responder late.
-        downloader.maxDownloadDuration = 0
         downloader.authenticationChallengeResponder = responder
         return downloader
     }

@@ -57,7 +57,7 @@ extension ImageCache {
                      then done: @escaping @Sendable () -> Void) {
         guard let storage = sharedStorage else { return done() }
         let name = sharedName(forComputedKey: computedKey, forcedExtension: forcedExtension)
-        Task {
+        OffPoolExecutor.task {
             _ = try? await storage.store(value: data, forKey: name, expiration: expiration)
             done()
         }
@@ -69,7 +69,7 @@ extension ImageCache {
     func removeShared(computedKey: String, forcedExtension: String?) {
         guard let storage = sharedStorage else { return }
         let name = sharedName(forComputedKey: computedKey, forcedExtension: forcedExtension)
-        Task { try? await storage.remove(forKey: name) }
+        OffPoolExecutor.task { _ = try? await storage.remove(forKey: name) }
     }
 
     /// The shared level's data for a computed key, also written to this disk; `nil` when there

@@ -314,7 +314,7 @@ public final class ImageCache: Sendable {
             }
             if case .success(.none) = result, self.sharedStorage != nil {
                 // Not on this disk: the shared level may have it (and then this disk keeps it).
-                Task {
+                OffPoolExecutor.task {
                     let data = await self.sharedData(forComputedKey: computedKey, forcedExtension: options.forcedExtension,
                                                      expiration: options.diskCacheExpiration)
                     // Decoded on the read queue, as a disk hit is: not on the cooperative pool.

@@ -39,7 +39,7 @@ extension ImageDataProvider {
     }
 
     public func data(handler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
-        Task {
+        OffPoolExecutor.task {
             do { handler(.success(try await data())) } catch { handler(.failure(error)) }
         }
     }

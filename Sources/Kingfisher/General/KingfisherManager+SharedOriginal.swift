@@ -31,7 +31,7 @@ extension KingfisherManager {
                                            expiration: options.diskCacheExpiration).map(SharedOriginal.stored)
         }
         let fetches = options.cacheOriginalImage && !options.onlyFromCache ? originalCache.sharedFetches : nil
-        retrieval.started(Task {
+        retrieval.started(OffPoolExecutor.task {
             let had: SharedOriginal?
             do {
                 if let fetches {

@@ -317,7 +317,7 @@ public final class KingfisherManager: Sendable {
             retrieval.started(task)
         case .provider(let provider):
             let queue = options.processingQueue ?? .dispatch(processingQueue)
-            retrieval.started(Task {
+            retrieval.started(OffPoolExecutor.task {
                 let data: Data
                 do {
                     data = try await provider.data()

@@ -9,7 +9,8 @@ import FoundationNetworking
 /// reports exactly once.
 ///
 /// It runs on the transport's callbacks: no task and no thread hop per download unless a
-/// delegate or redirect handler has to be awaited.
+/// delegate, redirect handler or authentication responder has to be awaited (on
+/// ``OffPoolExecutor``, never on the cooperative pool).
 final class DownloadFetch: IdleTimed {
     /// What came back, for a successful fetch.
     struct Body: Sendable {
@@ -314,11 +315,12 @@ final class DownloadFetch: IdleTimed {
     }
 
     /// Runs `work`, which awaits the caller's code, with the idle timeout held until the next
-    /// exchange starts (or `work` says otherwise): a busy cooperative pool must not make a
-    /// network timeout.
+    /// exchange starts (or `work` says otherwise). It runs on ``OffPoolExecutor``: a cooperative
+    /// pool held by other work would otherwise leave the caller's code unstarted until the
+    /// duration limit ends the download.
     private func awaitCaller(_ work: @escaping @Sendable () async -> Void) {
         state.withLock { $0.awaitingCaller = true }
-        Task { await work() }
+        OffPoolExecutor.task { await work() }
     }
 
     // MARK: Authentication

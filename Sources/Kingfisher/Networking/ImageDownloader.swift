@@ -210,7 +210,7 @@ public final class ImageDownloader: Sendable {
                         completion: completion)
                 modifier.onDownloadTaskStarted?(task)
             } else {
-                Task {
+                OffPoolExecutor.task {
                     let modified = await modifier.modified(for: request)
                     self.enqueue(modified, validators: validators, task: task, options: options, progress: progressBlock,
                                  completion: completion)
