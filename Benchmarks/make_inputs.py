@@ -3,7 +3,8 @@
 
 Usage: python3 Benchmarks/make_inputs.py OUTDIR
 
-Writes OUTDIR/photo_4000x3000.{jpg,png,webp}, photo_4000x3000_p3.jpg (Display P3 profile) and
+Writes OUTDIR/photo_4000x3000.{jpg,png,webp}, photo_4000x3000_p3.jpg (Display P3 profile),
+photo_4000x3000_progressive.jpg (the same JPEG, progressive) and
 anim_400x640x480.gif (400 frames). The source is scikit-image's
 bundled `coffee()` sample (shipped with the package, no download), cropped to
 4:3, upscaled with Lanczos to 4000x3000, plus seeded Gaussian noise (sigma 4)
@@ -73,13 +74,15 @@ def main(argv: list[str]) -> int:
     base = os.path.join(outdir, f"photo_{WIDTH}x{HEIGHT}")
     # subsampling=2 is 4:2:0 in Pillow's JPEG plugin.
     img.save(base + ".jpg", "JPEG", quality=JPEG_QUALITY, subsampling=2, optimize=False)
+    # Progressive, for the preview benchmark (kf-bench progressive).
+    img.save(base + "_progressive.jpg", "JPEG", quality=JPEG_QUALITY, subsampling=2, progressive=True)
     img.save(base + ".png", "PNG", compress_level=6)
     img.save(base + ".webp", "WEBP", quality=WEBP_QUALITY, method=4)
     # The same photo tagged Display P3 (the profile of the test fixture), as iPhones write it.
     p3 = Image.open(os.path.join(FIXTURES, "color", "displayp3.jpg")).info["icc_profile"]
     img.save(base + "_p3.jpg", "JPEG", quality=JPEG_QUALITY, subsampling=2, optimize=False, icc_profile=p3)
     make_animation(os.path.join(outdir, "anim_400x640x480.gif"))
-    for ext in ("jpg", "png", "webp", "_p3.jpg"):
+    for ext in ("jpg", "png", "webp", "_p3.jpg", "_progressive.jpg"):
         path = f"{base}.{ext}" if ext[0] != "_" else base + ext
         print(f"{path}\t{os.path.getsize(path)} bytes")
     return 0

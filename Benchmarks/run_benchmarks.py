@@ -101,7 +101,7 @@ def download_figures(work, here, bench, kf):
             subprocess.run(["curl", "-s", "--parallel", "--parallel-max", "8", "-K", curl_config], check=True)
             curl_rounds.append((time.perf_counter() - start) * 1000)
         pipeline = prefetch_pipeline_figures(work, here, kf, urls, names, port)
-        revalidation = cache_figures([bench, "revalidate", f"http://127.0.0.1:{port}/revalidate/{names[0]}"])
+        revalidation = key_value_figures([bench, "revalidate", f"http://127.0.0.1:{port}/revalidate/{names[0]}"])
     finally:
         server.terminate()
         server.wait()
@@ -134,8 +134,8 @@ def prefetch_pipeline_figures(work, here, kf, urls, names, port):
     return {"pipeline": ours, "pipeline_python": python, "per_item_1k": ours / len(names), "per_item_10k": per_item_10k}
 
 
-def cache_figures(command):
-    """The key=value lines `kf-bench cache` prints, as numbers."""
+def key_value_figures(command):
+    """The key=value lines a kf-bench mode prints (cache, progressive), as numbers."""
     output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     return {key: float(value) for key, value in (line.split("=", 1) for line in output.splitlines() if "=" in line)}
 
@@ -235,6 +235,13 @@ def main():
         bare_decode = per_iteration_ms([args.bare, path, "--iterations", iterations], "decode")
         row(f"full decode 4000x3000 {name} → RGBA, in process", ours_decode, bare_names[name], bare_decode, 1.15)
 
+    print("Progressive JPEG previews, in process...", flush=True)
+    progressive = key_value_figures([bench, "progressive", os.path.join(args.work, "photo_4000x3000_progressive.jpg"),
+                                 "--iterations", "5"])
+    row("progressive JPEG 4000x3000: slowest preview (scans so far at 1/4 scale) vs full decode, in process",
+        progressive["progressive_slowest_preview_ms_per_iter"], "kf full decode of the same file",
+        progressive["progressive_full_decode_ms_per_iter"], 1.0)
+
     print("Lanczos resize and Gaussian blur, in process...", flush=True)
     kernels = [sys.executable, os.path.join(here, "pillow_kernels.py")]
     ours_resize = per_iteration_ms([bench, "resize", png, "800x600", "--iterations", "10"], "resize")
@@ -312,7 +319,7 @@ def main():
         note=f" (disk hit {revalidation['disk_hit_us']:.0f} µs, round trip {revalidation['round_trip_us']:.0f} µs)")
 
     print("Cache...", flush=True)
-    cache = cache_figures([bench, "cache", jpeg])
+    cache = key_value_figures([bench, "cache", jpeg])
 
     def absolute(scenario, value, unit, target=None):
         verdict = "" if target is None else (" ✓" if value < target else " ✗")

@@ -9,6 +9,8 @@ import Kingfisher
 //                                                 decode_converted_ms_per_iter
 //   kf-bench resize FILE WxH --iterations N      Lanczos resize of the decoded image, prints resize_ms_per_iter=<ms>
 //   kf-bench blur FILE RADIUS --iterations N     blur of the decoded image, prints blur_ms_per_iter=<ms>
+//   kf-bench progressive FILE --iterations N     each progressive preview of a progressive JPEG against its
+//                                                 full decode (medians), prints key=value lines
 //   kf-bench download LIST [--decode]            downloads every URL in LIST, 8 at a time
 //   kf-bench ahc LIST                            the same with AsyncHTTPClient alone (no Kingfisher code)
 //   kf-bench cache FILE                          memory/disk cache latencies (FILE: a JPEG to thumbnail
@@ -103,6 +105,12 @@ case "blur":
     guard arguments.count >= 4, let radius = Double(arguments[3]) else { fail("blur needs a RADIUS") }
     let image = try KingfisherImage.decode(data: data)
     measure("blur") { image.kf.blurred(withRadius: radius) }
+case "progressive":
+    do {
+        try ProgressiveBenchmark.run(jpeg: data, iterations: iterations)
+    } catch {
+        fail("progressive: \(error)")
+    }
 case "cache":
     await CacheBenchmark.run(jpeg: data)
 case "tier":

@@ -57,18 +57,13 @@ import Testing
                      + BMFFFixtures.huge.map { "bmff/" + $0 })
     func decompressionBombsAreRefusedFromTheHeader(_ file: String) throws {
         let data = try Fixtures.data(file)
-        let clock = ContinuousClock()
-        var reason: Reason?
-        let elapsed = clock.measure {
-            reason = codingErrorReason { _ = try KingfisherImage.decode(data: data) }
-        }
+        let reason = codingErrorReason { _ = try KingfisherImage.decode(data: data) }
         guard case .tooManyPixels(let format, let width, let height, _, let limit)? = reason else {
             Issue.record("\(file): expected tooManyPixels, got \(String(describing: reason))")
             return
         }
         #expect(format == data.kf.imageFileFormat)
         #expect(width * height > limit)
-        #expect(elapsed < .milliseconds(100) * SanitizerAllowance.time, "\(file) took \(elapsed)")
         // The downsampled decode refuses it too: the limit is on the source, not the output.
         #expect(codingErrorReason { _ = try KingfisherImage.downsampled(data: data, maxPixelSize: 100) } != nil)
     }

@@ -74,16 +74,12 @@ import FoundationNetworking
         try await withTestHTTPServer { server in
             let downloader = ImageDownloader(name: "trickle")
             downloader.maxDownloadDuration = 1.5
-            let start = ContinuousClock.now
             // One byte every 200 ms never trips the 15 s idle timeout.
             let failure = await kingfisherError {
                 _ = try await downloader.downloadImage(with: server.url("/slow/photo.png?chunk=1&interval=200"))
             }
-            let elapsed = ContinuousClock.now - start
             #expect((transportError(failure) as? URLError)?.code == .timedOut, "\(String(describing: failure))")
-            // Which limit ended it comes from the message, not the clock: on a loaded machine the
-            // wait for the error can take longer than any bound that still tells the two apart.
-            #expect(elapsed >= .seconds(1.4), "\(elapsed)")
+            // Which limit ended it comes from the message, not the clock.
             #expect(String(describing: failure).contains("ran past the 1.5 s limit on a download's duration"), "\(String(describing: failure))")
             // The connection is given up: the server sees it close mid-body.
             try await server.wait { $0.aborted["/slow/photo.png", default: 0] >= 1 }

@@ -99,10 +99,8 @@ import Testing
             let image = KingfisherImage(width: 1, height: 1, pixels: [0, 0, 0, 255])
             let urls = (0..<10_000).map { URL(string: "http://127.0.0.1:1/\($0).png")! }
             for url in urls { try await cache.store(image, forKey: url.cacheKey, toDisk: false) }
-            let start = ContinuousClock.now
             let summary = await ImagePrefetcher(urls: urls, options: [.targetCache(cache), .downloader(ImageDownloader(name: "prefetch"))]).run()
             #expect(summary.skipped.count == 10_000 && summary.failed.isEmpty)
-            #expect(ContinuousClock.now - start < .seconds(10) * SanitizerAllowance.time)
         }
     }
 

@@ -156,11 +156,10 @@ import Testing
     }
 
     @Test(arguments: bombs)
-    func bombIsRefusedQuickly(_ file: String) async throws {
+    func bombIsRefusedFromTheHeader(_ file: String) async throws {
         let run = try await ProcessRun.kf("info", Fixtures.directory.appendingPathComponent(file).path)
         #expect(run.status == 65)
         #expect(run.stderr.contains("over the limit"))
-        #expect(run.elapsed < .milliseconds(500) * SanitizerAllowance.time, "\(file): \(run.elapsed) for the whole process")
     }
 
     @Test(arguments: bombs)

@@ -100,33 +100,4 @@ import Testing
             #expect(shown.dropFirst().dropLast().allSatisfy { $0 == 1000 }, "previews are a quarter of the resolution: \(shown)")
         }
     }
-
-    @Test func eachPreviewDecodesFasterThanTheWholeImage() throws {
-        let data = Self.large
-        let tracker = scanStarts(data)
-        // CPU time of this thread (each decode runs on it alone): what the work costs, which
-        // other tests running at the same time do not change as they change wall time.
-        func seconds(_ work: () throws -> Void) rethrows -> Double {
-            func now() -> Double {
-                var time = timespec()
-                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-                return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-            }
-            let start = now()
-            try work()
-            return now() - start
-        }
-        let full = try (0..<3).map { _ in try seconds { _ = try KingfisherImage.decode(data: data) } }.min()!
-        for (index, start) in tracker.scanStarts.enumerated().dropFirst() {
-            // Best of three for both.
-            let prefix = Data(data.prefix(start))
-            let preview = (0..<3).map { _ in
-                seconds {
-                    #expect(ProgressivePreview.image(of: prefix, scanCount: index, width: 4000, height: 3000,
-                                                     isBlur: false, options: ImageCreatingOptions()) != nil)
-                }
-            }.min()!
-            #expect(preview < full, "scan \(index): \(preview) s, the full decode \(full) s")
-        }
-    }
 }

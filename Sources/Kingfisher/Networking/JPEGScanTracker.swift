@@ -5,21 +5,24 @@ import Foundation
 /// decodes. Segments are skipped by their length and entropy-coded data by its marker rules
 /// (`FF 00` is a stuffed byte, `FF D0`–`D7` restart markers), so an `FF DA` inside an EXIF
 /// thumbnail or in the entropy data is never taken for a scan.
-struct JPEGScanTracker: Sendable {
+package struct JPEGScanTracker: Sendable {
     /// Offsets of the `SOS` markers found so far.
-    private(set) var scanStarts: [Int] = []
+    package private(set) var scanStarts: [Int] = []
     /// Whether the frame is progressive (`SOF2`); `nil` until a frame header is read.
-    private(set) var isProgressive: Bool?
+    package private(set) var isProgressive: Bool?
     /// The frame's size from its header, once read.
-    private(set) var width = 0
-    private(set) var height = 0
+    package private(set) var width = 0
+    package private(set) var height = 0
     /// Set when the bytes are not a well-formed JPEG: tracking stops.
-    private(set) var gaveUp = false
+    package private(set) var gaveUp = false
     private var offset = 0
     private var inEntropyData = false
 
+    /// A tracker at the start of a body.
+    package init() {}
+
     /// Reads `data` on from where the last call stopped; `data` is the whole body so far.
-    mutating func advance(over data: Data) {
+    package mutating func advance(over data: Data) {
         guard !gaveUp else { return }
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             let byte = bytes.bindMemory(to: UInt8.self)

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Decodes the complete scans of a progressive JPEG received so far into a preview.
-enum ProgressivePreview {
+package enum ProgressivePreview {
     /// The preview of `prefix` (the bytes before the start of scan `scanCount`, so holding every
     /// earlier scan complete) of a `width` x `height` JPEG: decoded at a quarter of the resolution
     /// (the DCT scales the decoder down, so no full-size pixels are made), blurred while fewer
     /// than six scans were seen when `isBlur` (Kingfisher's radius, scaled), and given the scale
     /// that keeps the final image's point size.
     /// `nil` when the bytes do not decode.
-    static func image(of prefix: Data, scanCount: Int, width: Int, height: Int, isBlur: Bool,
+    package static func image(of prefix: Data, scanCount: Int, width: Int, height: Int, isBlur: Bool,
                       options: ImageCreatingOptions) -> KFCrossPlatformImage? {
         let longest = max(width, height)
         guard longest > 0 else { return nil }
