@@ -44,7 +44,7 @@ final class RedisNotifications: Sendable {
                 // timer firing at once, or a cancellation, finds both and leaves nothing behind.
                 state.withLock { state in
                     state.waiters[key, default: [:]][id] = continuation
-                    state.timers[id] = Task { [self] in
+                    state.timers[id] = OffPoolExecutor.task { [self] in
                         try? await Task.sleep(for: .nanoseconds(timeout.nanoseconds))
                         resume(key, id: id, with: false)
                     }

@@ -66,6 +66,15 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable 
     /// thrown; Redis failures never are.
     public func run<V: Sendable>(forKey key: String, find: () async -> V?,
                                  make: () async throws -> (V, kept: (@Sendable () async -> Void)?)) async throws -> (V, Outcome) {
+        // The waits for Redis and for the holder resume on OffPoolExecutor: a cooperative pool
+        // held by other work must not run the wait past `maxWait` into a duplicate make.
+        try await withTaskExecutorPreference(OffPoolExecutor.shared) {
+            try await leaseOrWait(forKey: key, find: find, make: make)
+        }
+    }
+
+    private func leaseOrWait<V: Sendable>(forKey key: String, find: () async -> V?,
+                                          make: () async throws -> (V, kept: (@Sendable () async -> Void)?)) async throws -> (V, Outcome) {
         let client = storage.config.client
         if let found = await find() { return (found, .found) }
         let leaseKey = storage.config.prefix + "lease:" + key
@@ -111,7 +120,7 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable 
             throw error
         }
         if let kept = made.kept {
-            Task {
+            OffPoolExecutor.task {
                 await kept()
                 await letGo()
             }
