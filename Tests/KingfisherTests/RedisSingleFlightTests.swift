@@ -31,7 +31,9 @@ import Testing
             }
             #expect(makes.withLock { $0 } == 1)
             #expect(outcomes.allSatisfy { $0.0 == Data("made".utf8) })
-            #expect(outcomes.filter { $0.1 == .made }.count == 1 && outcomes.filter { $0.1 == .waited }.count == 9)
+            // The others waited for it, or (a node whose task started late, as on a loaded
+            // machine) found it stored already.
+            #expect(outcomes.filter { $0.1 == .made }.count == 1 && outcomes.filter { $0.1 == .waited || $0.1 == .found }.count == 9)
             // Asked again, it is in Redis.
             let again = try await nodes[0].value(forKey: "photo") { Issue.record("made twice"); return Data() }
             #expect(again.1 == .found)
