@@ -237,7 +237,7 @@ def main():
 
     print("Progressive JPEG previews, in process...", flush=True)
     progressive = key_value_figures([bench, "progressive", os.path.join(args.work, "photo_4000x3000_progressive.jpg"),
-                                 "--iterations", "5"])
+                                     "--iterations", "5"])
     row("progressive JPEG 4000x3000: slowest preview (scans so far at 1/4 scale) vs full decode, in process",
         progressive["progressive_slowest_preview_ms_per_iter"], "kf full decode of the same file",
         progressive["progressive_full_decode_ms_per_iter"], 1.0)

@@ -13,11 +13,11 @@ enum ProgressiveBenchmark {
         guard tracker.isProgressive == true, tracker.scanStarts.count >= 2 else {
             fail("progressive needs a progressive JPEG (this one has \(tracker.scanStarts.count) scan(s))")
         }
-        let full = try median(iterations) { _ = try KingfisherImage.decode(data: data) }
+        let full = try medianMilliseconds(iterations) { _ = try KingfisherImage.decode(data: data) }
         var slowest = 0.0
         for (index, start) in tracker.scanStarts.enumerated().dropFirst() {
             let prefix = Data(data.prefix(start))
-            let preview = try median(iterations) {
+            let preview = try medianMilliseconds(iterations) {
                 guard ProgressivePreview.image(of: prefix, scanCount: index, width: tracker.width, height: tracker.height,
                                                isBlur: false, options: ImageCreatingOptions()) != nil else {
                     fail("scan \(index): the preview did not decode")
@@ -31,15 +31,14 @@ enum ProgressiveBenchmark {
     }
 
     /// The median of `iterations` timings of `work` in milliseconds, after one warm-up.
-    private static func median(_ iterations: Int, _ work: () throws -> Void) throws -> Double {
+    private static func medianMilliseconds(_ iterations: Int, _ work: () throws -> Void) throws -> Double {
         try work()
         var times: [Double] = []
         for _ in 0..<max(1, iterations) {
             let start = ContinuousClock.now
             try work()
-            let elapsed = ContinuousClock.now - start
-            times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            times.append((ContinuousClock.now - start).seconds * 1000)
         }
-        return times.sorted()[times.count / 2]
+        return median(times)
     }
 }

@@ -49,6 +49,9 @@ let iterations: Int = {
     return 20
 }()
 
+/// The middle of `values` (the upper one of an even count).
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
 func measure(_ label: String, _ body: () throws -> KingfisherImage) {
     do {
         _ = try body()  // warm-up
@@ -56,8 +59,7 @@ func measure(_ label: String, _ body: () throws -> KingfisherImage) {
         let start = clock.now
         var checksum = 0
         for _ in 0..<iterations { checksum &+= try body().pixelWidth }
-        let elapsed = clock.now - start
-        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let ms = (clock.now - start).seconds * 1000
         print("\(label)_ms_per_iter=\(String(format: "%.3f", ms / Double(iterations)))")
         if checksum == 0 { print("empty") }
     } catch {
@@ -75,10 +77,8 @@ case "colour":
     func milliseconds(_ options: ImageCreatingOptions) throws -> Double {
         let start = ContinuousClock.now
         _ = try KingfisherImage.decode(data: data, options: options)
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        return (ContinuousClock.now - start).seconds * 1000
     }
-    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
     do {
         _ = try milliseconds(kept)
         _ = try milliseconds(converted)

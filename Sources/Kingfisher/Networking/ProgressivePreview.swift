@@ -9,7 +9,7 @@ package enum ProgressivePreview {
     /// that keeps the final image's point size.
     /// `nil` when the bytes do not decode.
     package static func image(of prefix: Data, scanCount: Int, width: Int, height: Int, isBlur: Bool,
-                      options: ImageCreatingOptions) -> KFCrossPlatformImage? {
+                              options: ImageCreatingOptions) -> KFCrossPlatformImage? {
         let longest = max(width, height)
         guard longest > 0 else { return nil }
         var data = prefix
