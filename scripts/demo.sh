@@ -67,7 +67,7 @@ echo -n "   first, processed from the prefetched original (no request): " && "$k
 echo -n "   again, the processed image from the disk cache: " && "$kf" get "$url" --directory "$cache" --processor "$spec"
 url="http://127.0.0.1:$port/photo_lossy.webp"
 echo -n "   $(basename "$url") with --force-refresh, from the network: " && "$kf" get "$url" --directory "$cache" --processor "$spec" --force-refresh
-echo "-> $out/fetched.png; cache in $cache (columns: where from — none = loaded, disk = disk cache; size, format, bytes, time)"
+echo "-> $out/fetched.png; cache in $cache (columns: where from — none = loaded, disk = disk cache; size; the format it was decoded from; the size and format of its data; time)"
 
 echo
 echo "== kf serve: the image service for a few seconds, one processed image fetched from it"

@@ -29,7 +29,7 @@ struct GetCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Also write the image here (format from the extension: png, jpg, gif, webp, avif), atomically.")
     var output: String?
 
-    @Flag(help: "Print JSON with the keys cacheType, width, height, format, bytes, ms.")
+    @Flag(help: "Print JSON with the keys cacheType, width, height, format, bytes, dataFormat, ms.")
     var json = false
 
     func validate() throws {
@@ -43,8 +43,13 @@ struct GetCommand: AsyncParsableCommand {
         var cacheType: String
         var width: Int
         var height: Int
+        /// The format the image was decoded from (processors keep it).
         var format: String
+        /// The size of the result's data: the downloaded body, or what the serializer stores.
         var bytes: Int
+        /// The format of that data, which differs from `format` when a processed image is
+        /// stored in the serializer's format.
+        var dataFormat: String
         var ms: Double
     }
 
@@ -71,14 +76,19 @@ struct GetCommand: AsyncParsableCommand {
                 exitWithError("\(output): \(error)", status: ExitStatus.cannotCreate)
             }
         }
+        let data = result.data()
         let report = Report(cacheType: Self.name(of: result.cacheType), width: image.pixelWidth, height: image.pixelHeight,
-                            format: image.format == .unknown ? "unknown" : "\(image.format)", bytes: result.data()?.count ?? 0,
-                            ms: (ms * 10).rounded() / 10)
+                            format: Self.name(of: image.format), bytes: data?.count ?? 0,
+                            dataFormat: Self.name(of: data?.kf.imageFileFormat ?? .unknown), ms: (ms * 10).rounded() / 10)
         if json {
             try printJSON(report)
         } else {
-            print("\(report.cacheType)  \(report.width)x\(report.height)  \(report.format)  \(report.bytes) bytes  \(report.ms) ms")
+            print("\(report.cacheType)  \(report.width)x\(report.height)  from \(report.format)  \(report.bytes) bytes of \(report.dataFormat)  \(report.ms) ms")
         }
+    }
+
+    static func name(of format: ImageFileFormat) -> String {
+        format == .unknown ? "unknown" : "\(format)"
     }
 
     static func name(of cacheType: CacheType) -> String {

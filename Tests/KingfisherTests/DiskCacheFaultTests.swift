@@ -96,4 +96,23 @@ import Testing
             #expect(readOnly.contains("hits="), "\(readOnly)")
         }
     }
+
+    @Test(.enabled(if: canMount, "needs unshare with user namespaces (util-linux)"))
+    func aDirectoryTheProcessMayNotSearchIsAMiss() async throws {
+        try await withTemporaryDirectory { directory in
+            // The reader runs in a new user namespace with no mapped root, as the overflow user,
+            // so the closed directory binds it even when the suite runs as root.
+            let script = """
+                set -e
+                "$2" fill "$1" 2 0 > /dev/null
+                trap 'chmod 755 "$1/kingfisher/stress"' EXIT
+                chmod 755 "$1" "$1/kingfisher"
+                chmod 000 "$1/kingfisher/stress"
+                unshare --user "$2" read "$1" 2 0.2
+                """
+            let result = try await ProcessRun.run("/bin/sh", ["-c", script, "sh", directory.path, BuiltExecutable.cacheStress.path])
+            #expect(result.status == 0, "a miss, not cannotLoadDataFromDisk: \(result.stdout) \(result.stderr)")
+            #expect(result.stdout.contains("hits=0"), "\(result.stdout)")
+        }
+    }
 }

@@ -105,6 +105,21 @@ import Testing
         }
     }
 
+    @Test func anAccessRestartsTheLifetimeTheFileWasStoredWith() throws {
+        try withTemporaryDirectory { directory in
+            let clock = TestClock()
+            let storage = makeStorage(directory, clock: clock) { $0.expiration = .days(7) }
+            try storage.store(value: Data("x".utf8), forKey: "k", expiration: .seconds(30))
+            for _ in 0..<2 {
+                clock.advance(10)
+                _ = try storage.value(forKey: "k")
+                let status = try #require(AtomicCacheFile.status(storage.cacheFileURL(forKey: "k").path))
+                #expect(abs(status.expiration.timeIntervalSince(clock.date.addingTimeInterval(30))) < 0.001,
+                        "its own 30 s, not the config's 7 days")
+            }
+        }
+    }
+
     @Test func anAccessNotExtendingLeavesTheExpiration() throws {
         try withTemporaryDirectory { directory in
             let clock = TestClock()

@@ -63,6 +63,13 @@ import Testing
         #expect(image.size == CGSize(width: 50, height: 25))
     }
 
+    @Test func aZeroSizeGivesTheImageAtItsOwnSize() throws {
+        let data = try Self.jpeg(width: 400, height: 200)
+        let image = try #require(KingfisherWrapper<KFCrossPlatformImage>.downsampledImage(data: data, to: .zero, scale: 2))
+        #expect(image.pixelWidth == 400 && image.pixelHeight == 200)
+        #expect(image.scale == 2)
+    }
+
     @Test func resamplingWeightsColourByAlpha() throws {
         // Opaque red next to fully transparent green: no green may bleed into the result.
         var pixels = [UInt8]()

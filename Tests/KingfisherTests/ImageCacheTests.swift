@@ -186,14 +186,29 @@ import Testing
             try await cache.storeToDisk(Data("x".utf8), forKey: "soon", expiration: .seconds(0.01))
             try await Task.sleep(for: .milliseconds(30))
             let received = Locked<[String]?>(nil)
-            let observer = NotificationCenter.default.addObserver(forName: .KingfisherDidCleanDiskCache, object: nil, queue: nil) { note in
-                // Other tests' caches clean too: keep only this cache's notification.
-                let hashes = note.userInfo?[KingfisherDiskCacheCleanedHashKey] as? [String]
-                if hashes?.contains(cache.hash(forKey: "soon")) == true { received.withLock { $0 = hashes } }
+            // Other tests' caches clean too: the observer filters by this cache, as Kingfisher's
+            // users do, which works only when the cache is the notification's object.
+            let observer = NotificationCenter.default.addObserver(forName: .KingfisherDidCleanDiskCache, object: cache, queue: nil) { note in
+                received.withLock { $0 = note.userInfo?[KingfisherDiskCacheCleanedHashKey] as? [String] }
             }
             defer { NotificationCenter.default.removeObserver(observer) }
             await cache.cleanExpiredDiskCache()
             #expect(received.withLock { $0 } == [cache.hash(forKey: "soon")])
+        }
+    }
+
+    @Test func aMemoryHitIsAnsweredOnTheCallingThreadAtOnce() async throws {
+        try await withTemporaryDirectory { directory in
+            let cache = try makeCache(directory)
+            try await cache.store(makeTestImage(width: 2, height: 2), forKey: "m", toDisk: false)
+            let caller = pthread_self()
+            let answer = Locked<(CacheType, Bool)?>(nil)
+            cache.imageCachedTypeAsync(forKey: "m", callbackQueue: .untouch) { type in
+                answer.withLock { $0 = (type, pthread_equal(pthread_self(), caller) != 0) }
+            }
+            let answered = try #require(answer.withLock { $0 }, "answered before returning")
+            #expect(answered.0 == .memory && answered.1)
+            #expect(await cache.imageCachedTypeAsync(forKey: "absent") == .none)
         }
     }
 

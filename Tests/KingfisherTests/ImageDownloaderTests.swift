@@ -198,6 +198,26 @@ import FoundationNetworking
         }
     }
 
+    /// A delegate written for Kingfisher 7: the completion-handler form with Foundation's type.
+    final class CompletionHandlerDelegate: ImageDownloaderDelegate {
+        let asked = Locked(0)
+        func imageDownloader(_ downloader: ImageDownloader, didReceive response: URLResponse,
+                             completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+            asked.withLock { $0 += 1 }
+            completionHandler(.cancel)
+        }
+    }
+
+    @Test func aDelegateAnsweringThroughACompletionHandlerIsHeard() async throws {
+        try await withServer { server, downloader in
+            let delegate = CompletionHandlerDelegate()
+            downloader.delegate = delegate
+            let error = await failure(downloader, server.url("/image/photo.gif"))
+            guard case .responseError(reason: .cancelledByDelegate)? = error else { Issue.record("\(String(describing: error))"); return }
+            #expect(delegate.asked.withLock { $0 } == 1)
+        }
+    }
+
     @Test func aDelegateCanAcceptMoreStatusCodes() async throws {
         try await withServer { server, downloader in
             let lenient = RecordingDelegate(accept404: true)

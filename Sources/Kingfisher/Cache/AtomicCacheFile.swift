@@ -55,13 +55,17 @@ enum AtomicCacheFile {
     }
 
     /// Reads the file at `url` if it has not expired at `now`; then sets its access time to
-    /// `now` and its expiration to what `extend` returns for the current one. `nil` when the
-    /// file does not exist or has expired.
-    static func read(_ url: URL, now: Date, extend: (Date) -> Date) throws -> Contents? {
+    /// `now` and its expiration to what `extend` returns for the current expiration and last
+    /// access. `nil` when the file does not exist or has expired.
+    static func read(_ url: URL, now: Date, extend: (_ expiration: Date, _ lastAccess: Date) -> Date) throws -> Contents? {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw AtomicFile.posixError()
+            let failure = AtomicFile.posixError()
+            // As in Kingfisher, a file that cannot be seen (missing, or in a directory the
+            // process may not search) is a miss; only a file that exists and cannot be read fails.
+            var seen = stat()
+            if failure.code == .ENOENT || failure.code == .ENOTDIR || stat(url.path, &seen) != 0 { return nil }
+            throw failure
         }
         defer { close(fd) }
         var info = stat()
@@ -84,15 +88,15 @@ enum AtomicCacheFile {
             return true
         }
         guard complete else { throw AtomicFile.posixError(EIO) }
-        var times = [AtomicFile.timespec(now), AtomicFile.timespec(extend(expiration))]
+        var times = [AtomicFile.timespec(now), AtomicFile.timespec(extend(expiration, date(info.st_atim)))]
         _ = futimens(fd, &times)  // Only bookkeeping: a read-only cache still serves.
         return Contents(data: data, expiration: expiration)
     }
 
     /// Sets the access time of the file at `url` to `now` and its expiration to what `extend`
-    /// returns for the current one, without reading it. Returns `false` when the file does not
-    /// exist or has expired at `now`.
-    static func touch(_ url: URL, now: Date, extend: (Date) -> Date) -> Bool {
+    /// returns for the current expiration and last access, without reading it. Returns `false`
+    /// when the file does not exist or has expired at `now`.
+    static func touch(_ url: URL, now: Date, extend: (_ expiration: Date, _ lastAccess: Date) -> Date) -> Bool {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -100,7 +104,7 @@ enum AtomicCacheFile {
         guard fstat(fd, &info) == 0 else { return false }
         let expiration = date(info.st_mtim)
         guard expiration > now else { return false }
-        var times = [AtomicFile.timespec(now), AtomicFile.timespec(extend(expiration))]
+        var times = [AtomicFile.timespec(now), AtomicFile.timespec(extend(expiration, date(info.st_atim)))]
         return futimens(fd, &times) == 0
     }
 

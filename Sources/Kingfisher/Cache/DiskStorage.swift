@@ -150,7 +150,8 @@ public enum DiskStorage {
         // MARK: Reading
 
         /// The unexpired value for `key`, or `nil`. Reading records the access time and extends
-        /// the expiration as `extendingExpiration` says (default `.cacheTime`).
+        /// the expiration as `extendingExpiration` says (default `.cacheTime`). A file the
+        /// process cannot see (in a directory it may not search) is a miss, as in Kingfisher.
         ///
         /// - Throws: `diskStorageIsNotReady`, `cannotLoadDataFromDisk`, `cannotConvertToData`.
         public func value(forKey key: String, forcedExtension: String? = nil,
@@ -184,14 +185,19 @@ public enum DiskStorage {
                                          extend: extendedExpiration(extendingExpiration, now: now))
         }
 
-        /// The new expiration of a file read at `now`, from its current one.
-        private func extendedExpiration(_ extending: ExpirationExtending, now: Date) -> (Date) -> Date {
-            let lifetime = config.expiration
-            return { expiration in
+        /// The new expiration of a file read at `now`, from its current expiration and last
+        /// access. `.cacheTime` restarts the lifetime the file was stored or last extended with
+        /// (its expiration minus its last access), as Kingfisher does, not the config's.
+        private func extendedExpiration(_ extending: ExpirationExtending, now: Date) -> (Date, Date) -> Date {
+            { expiration, lastAccess in
                 switch extending {
-                case .none: return expiration
-                case .cacheTime: return min(lifetime.estimatedExpirationSince(now), Self.latestExpirationDate)
-                case .expirationTime(let e): return min(e.estimatedExpirationSince(now), Self.latestExpirationDate)
+                case .none:
+                    return expiration
+                case .cacheTime:
+                    let lifetime = max(0, expiration.timeIntervalSince(lastAccess))
+                    return min(now.addingTimeInterval(lifetime), Self.latestExpirationDate)
+                case .expirationTime(let e):
+                    return min(e.estimatedExpirationSince(now), Self.latestExpirationDate)
                 }
             }
         }

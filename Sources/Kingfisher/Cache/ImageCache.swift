@@ -37,7 +37,7 @@ public final class ImageCache: Sendable {
         let label = "com.onevcat.Kingfisher.ImageCache.\(diskStorage.config.name)"
         ioQueue = DispatchQueue(label: label + ".ioQueue")
         readQueue = DispatchQueue(label: label + ".readQueue", attributes: .concurrent)
-        diskStorage.onClean.withLock { $0 = { names in ImageCache.postCleaned(names) } }
+        diskStorage.onClean.withLock { $0 = { [weak self] names in self?.postCleaned(names) } }
     }
 
     /// Creates a cache named `name` in `$XDG_CACHE_HOME/kingfisher/<name>` (else
@@ -63,8 +63,9 @@ public final class ImageCache: Sendable {
                   diskStorage: try DiskStorage.Backend(config: config))
     }
 
-    private static func postCleaned(_ names: [String]) {
-        NotificationCenter.default.post(name: .KingfisherDidCleanDiskCache, object: nil,
+    /// Posts with the cache as the object, as Kingfisher does, so observers can filter by cache.
+    private func postCleaned(_ names: [String]) {
+        NotificationCenter.default.post(name: .KingfisherDidCleanDiskCache, object: self,
                                         userInfo: [KingfisherDiskCacheCleanedHashKey: names])
     }
 
@@ -392,7 +393,7 @@ public final class ImageCache: Sendable {
     public func cleanExpiredDiskCache(callbackQueue: CallbackQueue = .mainAsync, completion: (@Sendable () -> Void)? = nil) {
         ioQueue.async {
             let removed = ((try? self.diskStorage.clean()) ?? []).map(\.lastPathComponent)
-            if !removed.isEmpty { Self.postCleaned(removed) }
+            if !removed.isEmpty { self.postCleaned(removed) }
             if let completion { callbackQueue.execute(completion) }
         }
     }
@@ -425,15 +426,21 @@ public final class ImageCache: Sendable {
         return .none
     }
 
-    /// ``imageCachedType(forKey:processorIdentifier:forcedExtension:)`` on the io queue, so that
-    /// the caller never waits on the disk; `completionHandler` runs on `callbackQueue` (default
-    /// `.mainCurrentOrAsync`).
+    /// ``imageCachedType(forKey:processorIdentifier:forcedExtension:)`` without waiting on the
+    /// disk: a memory hit is answered at once, from the calling thread (as in Kingfisher: with
+    /// `.untouch` the handler has run when this returns); the disk is checked on the io queue.
+    /// `completionHandler` runs on `callbackQueue` (default `.mainCurrentOrAsync`).
     public func imageCachedTypeAsync(forKey key: String, processorIdentifier identifier: String = "",
                                      forcedExtension: String? = nil, callbackQueue: CallbackQueue = .mainCurrentOrAsync,
                                      completionHandler: @escaping @Sendable (CacheType) -> Void) {
+        let computedKey = key.computedKey(with: identifier)
+        if memoryStorage.isCached(forKey: computedKey) {
+            callbackQueue.execute { completionHandler(.memory) }
+            return
+        }
         ioQueue.async {
-            let type = self.imageCachedType(forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension)
-            callbackQueue.execute { completionHandler(type) }
+            let onDisk = self.diskStorage.isCached(forKey: computedKey, forcedExtension: forcedExtension)
+            callbackQueue.execute { completionHandler(onDisk ? .disk : .none) }
         }
     }
 

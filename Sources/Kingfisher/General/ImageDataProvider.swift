@@ -64,12 +64,15 @@ public struct LocalFileImageDataProvider: ImageDataProvider {
 
     /// The file's bytes, read on ``loadingQueue`` (a cooperative thread never waits on disk).
     public func data() async throws -> Data {
-        let url = fileURL
-        return try await withCheckedThrowingContinuation { continuation in
-            loadingQueue.execute {
-                continuation.resume(with: Result { try Data(contentsOf: url) })
-            }
+        try await withCheckedThrowingContinuation { continuation in
+            data { continuation.resume(with: $0) }
         }
+    }
+
+    /// Reads the file on ``loadingQueue`` and calls `handler` there, as Kingfisher does.
+    public func data(handler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
+        let url = fileURL
+        loadingQueue.execute { handler(Result { try Data(contentsOf: url) }) }
     }
 
     /// The file's bytes, as a property (Kingfisher's form); see ``data()``.
@@ -95,7 +98,14 @@ public struct Base64ImageDataProvider: ImageDataProvider {
     }
 
     /// The decoded bytes; invalid base64 throws `ImageCodingError.unknownFormat`.
-    public func data() async throws -> Data {
+    public func data() async throws -> Data { try decoded() }
+
+    /// Decodes the text and calls `handler` at once, on the calling thread, as Kingfisher does.
+    public func data(handler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
+        handler(Result { try decoded() })
+    }
+
+    private func decoded() throws -> Data {
         var text = Substring(base64String)
         if text.hasPrefix("data:"), let comma = text.firstIndex(of: ",") { text = text[text.index(after: comma)...] }
         guard let data = Data(base64Encoded: String(text), options: .ignoreUnknownCharacters), !data.isEmpty else {
@@ -120,4 +130,9 @@ public struct RawImageDataProvider: ImageDataProvider {
 
     /// ``data``.
     public func data() async throws -> Data { data }
+
+    /// Calls `handler` with ``data`` at once, on the calling thread, as Kingfisher does.
+    public func data(handler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
+        handler(.success(data))
+    }
 }

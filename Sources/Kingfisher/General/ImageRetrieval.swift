@@ -5,7 +5,8 @@ import Foundation
 final class ImageRetrieval: Sendable {
     private struct State {
         var downloadTask: DownloadTask?
-        var providerTask: Task<Void, Never>?
+        /// Work of the retrieval's own that is not a download (a read of the shared cache level).
+        var work: Task<Void, Never>?
         var cancelled = false
         var completed = false
         /// Waiting for the retry strategy's decision (possibly a delay).
@@ -57,15 +58,15 @@ final class ImageRetrieval: Sendable {
     /// The error a cancelled retrieval ends with.
     static let cancellation = KingfisherError.requestError(reason: .asyncTaskContextCancelled)
 
-    /// Cancels whatever runs (a download, a provider, a wait for a retry); the retrieval then
+    /// Cancels whatever runs (a download, a provider's load, a shared read, a wait for a retry); the retrieval then
     /// fails with a cancellation, and a cache read that finishes later is not delivered.
     func cancel() {
-        let (task, providerTask, awaitingRetry, retry) = state.withLock { state in
+        let (task, work, awaitingRetry, retry) = state.withLock { state in
             state.cancelled = true
-            return (state.downloadTask, state.providerTask, state.awaitingRetry, state.retry)
+            return (state.downloadTask, state.work, state.awaitingRetry, state.retry)
         }
         task?.cancel()
-        providerTask?.cancel()
+        work?.cancel()
         if awaitingRetry {
             // A strategy waiting for the network stops watching it.
             (retry?.userInfo as? any NetworkObserver)?.cancel()
@@ -85,13 +86,13 @@ final class ImageRetrieval: Sendable {
         if isUpdate { downloadTaskUpdated?(task) }
     }
 
-    /// Records a started provider load.
-    func started(_ providerTask: Task<Void, Never>) {
+    /// Records started work that is not a download (a read of the shared cache level).
+    func started(_ work: Task<Void, Never>) {
         let cancelled = state.withLock { state -> Bool in
-            state.providerTask = providerTask
+            state.work = work
             return state.cancelled
         }
-        if cancelled { providerTask.cancel() }
+        if cancelled { work.cancel() }
     }
 
     /// The next step after `source` failed with `error`: a retry of the original source, the

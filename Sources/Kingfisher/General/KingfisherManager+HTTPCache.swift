@@ -45,11 +45,13 @@ extension KingfisherManager {
 
     /// Caches a downloaded image; under ``HTTPCachePolicy/followHeaders`` keeps its response's
     /// record too, and writes nothing to disk for a `no-store` response.
-    func cacheDownloaded(_ loaded: ImageLoadingResult, response: TransportResponse, requestTime: Date, source: Source,
+    func cacheDownloaded(_ loaded: ImageLoadingResult, response: TransportResponse?, requestTime: Date, source: Source,
                          retrieval: ImageRetrieval, completion: @escaping Completion) {
         let options = retrieval.workingOptions
-        let toDisk = options.httpCachePolicy == .followHeaders
-            ? keepRecord(of: response, requestTime: requestTime, forKey: source.cacheKey, options: options) : true
+        var toDisk = true
+        if options.httpCachePolicy == .followHeaders, let response {
+            toDisk = keepRecord(of: response, requestTime: requestTime, forKey: source.cacheKey, options: options)
+        }
         cache(loaded.image, data: loaded.originalData, source: source, cacheType: .none, metrics: loaded.metrics,
               retrieval: retrieval, storesOriginal: true, toDisk: toDisk, completion: completion)
     }

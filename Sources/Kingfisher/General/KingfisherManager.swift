@@ -64,7 +64,8 @@ public final class KingfisherManager: Sendable {
     // MARK: Retrieving
 
     /// Retrieves the image of `resource` (a file URL is read from disk, anything else
-    /// downloaded). Returns the download task when a download starts, `nil` otherwise;
+    /// downloaded). Returns the download task when a download or a data provider's load starts
+    /// (cancelling it ends the retrieval), `nil` for a cache hit;
     /// `completionHandler` runs on `options.callbackQueue` (default `.mainCurrentOrAsync`).
     @discardableResult
     public func retrieveImage(with resource: any Resource, options: KingfisherOptionsInfo? = nil,
@@ -169,6 +170,18 @@ public final class KingfisherManager: Sendable {
                             image: options.imageModifier?.modify(image) ?? image, cacheType: found.cacheType, source: source,
                             originalSource: retrieval.originalSource, data: { serializer.data(with: image, original: nil) },
                             metrics: nil)))
+                    }
+                    if let made = cached.creatingOptions, made != options.imageCreatingOptions,
+                       cached.isAnimated || made.onlyFirstFrame, let data = cached.originalData {
+                        // Decoded with other options (only its first frame, another scale): made
+                        // again from its data for this call, as Kingfisher does; the cache keeps it.
+                        return (options.processingQueue ?? .dispatch(self.processingQueue)).execute {
+                            do throws(KingfisherError) {
+                                hand(try options.processor.processedImage(from: data, options: options))
+                            } catch {
+                                completion(.failure(error))
+                            }
+                        }
                     }
                     // A serializer that stores the original data makes a disk hit the unprocessed
                     // image: process it, and keep the processed one in memory (Kingfisher
@@ -304,12 +317,13 @@ public final class KingfisherManager: Sendable {
         case .network(let resource):
             let downloader = options.downloader ?? self.downloader
             let requestTime = Date()
-            let task = downloader.download(resource.downloadURL, options: options, validators: nil,
-                                           progressBlock: callerProgress(progressBlock, retrieval: retrieval)) { result in
-                switch result.flatMap(\.downloaded) {
-                case .success(let (loaded, response)):
-                    self.cacheDownloaded(loaded, response: response, requestTime: requestTime, source: source, retrieval: retrieval,
-                                         completion: completion)
+            // Through the open method, so that a subclass of the downloader is asked, as in Kingfisher.
+            let task = downloader.downloadImage(with: resource.downloadURL, options: options,
+                                                progressBlock: callerProgress(progressBlock, retrieval: retrieval)) { result in
+                switch result {
+                case .success(let loaded):
+                    self.cacheDownloaded(loaded, response: loaded.response, requestTime: requestTime, source: source,
+                                         retrieval: retrieval, completion: completion)
                 case .failure(let error):
                     completion(.failure(error))
                 }
@@ -317,25 +331,31 @@ public final class KingfisherManager: Sendable {
             retrieval.started(task)
         case .provider(let provider):
             let queue = options.processingQueue ?? .dispatch(processingQueue)
-            retrieval.started(OffPoolExecutor.task {
+            let cancelled: @Sendable () -> Void = {
+                completion(.failure(.requestError(reason: .dataProviderCancelled(provider: provider))))
+            }
+            let load = OffPoolExecutor.task {
                 let data: Data
                 do {
                     data = try await provider.data()
                 } catch {
-                    if Task.isCancelled { return completion(.failure(.requestError(reason: .dataProviderCancelled(provider: provider)))) }
+                    if Task.isCancelled { return cancelled() }
                     return completion(.failure(.imageSettingError(reason: .dataProviderError(provider: provider, error: error))))
                 }
-                if Task.isCancelled { return completion(.failure(.requestError(reason: .dataProviderCancelled(provider: provider)))) }
+                if Task.isCancelled { return cancelled() }
                 queue.execute {
                     do throws(KingfisherError) {
                         let image = try options.processor.processedImage(from: data, options: options)
+                        // Cancelled while processing: the late image is not delivered.
+                        if retrieval.isCancelled { return cancelled() }
                         self.cache(image, data: data, source: source, cacheType: .none, metrics: nil, retrieval: retrieval,
                                    storesOriginal: true, completion: completion)
                     } catch {
                         completion(.failure(error))
                     }
                 }
-            })
+            }
+            retrieval.started(DownloadTask(providerTask: load, url: provider.contentURL))
         }
     }
 

@@ -52,13 +52,27 @@ public enum Source: Sendable, Hashable {
         return nil
     }
 
-    /// Equal when the cache keys and URLs are (as Kingfisher compares sources).
+    /// Equal when both are network sources, or both provider sources, with the same cache key
+    /// and URL (as Kingfisher compares them): a network source never equals a provider source.
     public static func == (lhs: Source, rhs: Source) -> Bool {
-        lhs.cacheKey == rhs.cacheKey && lhs.url == rhs.url
+        switch (lhs, rhs) {
+        case (.network(let left), .network(let right)):
+            return left.cacheKey == right.cacheKey && left.downloadURL == right.downloadURL
+        case (.provider(let left), .provider(let right)):
+            return left.cacheKey == right.cacheKey && left.contentURL == right.contentURL
+        case (.network, .provider), (.provider, .network):
+            return false
+        }
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(cacheKey)
-        hasher.combine(url)
+        switch self {
+        case .network(let resource):
+            hasher.combine(resource.cacheKey)
+            hasher.combine(resource.downloadURL)
+        case .provider(let provider):
+            hasher.combine(provider.cacheKey)
+            hasher.combine(provider.contentURL)
+        }
     }
 }

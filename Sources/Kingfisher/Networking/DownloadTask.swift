@@ -2,9 +2,13 @@ import Foundation
 
 /// One caller's share of a download, as Kingfisher's `DownloadTask`. Cancelling it ends only
 /// this caller (with `taskCancelled`); the HTTP request stops when no caller is left.
+///
+/// A retrieval from an ``ImageDataProvider`` returns one too, as in Kingfisher: cancelling it
+/// cancels the provider's load, which then ends with `dataProviderCancelled`.
 public final class DownloadTask: Sendable {
     private struct State {
         var operation: DownloadOperation?
+        var providerTask: Task<Void, Never>?
         var cancelled = false
         var priority: Float
     }
@@ -23,6 +27,13 @@ public final class DownloadTask: Sendable {
         state = Locked(State(priority: Self.valid(priority)))
     }
 
+    /// The task of a provider's load (token 0, the provider's content URL).
+    init(providerTask: Task<Void, Never>, url: URL?) {
+        token = 0
+        self.url = url
+        state = Locked(State(providerTask: providerTask, priority: ImageDownloader.defaultPriority))
+    }
+
     /// Priorities are 0…1; anything else (NaN included) is clamped or replaced by the default.
     static func valid(_ priority: Float) -> Float {
         priority.isNaN ? ImageDownloader.defaultPriority : min(max(priority, 0), 1)
@@ -37,9 +48,10 @@ public final class DownloadTask: Sendable {
         }
     }
 
-    /// Whether the task has joined its download: `false` while an asynchronous request modifier
-    /// still works on the request, as Kingfisher's before its session task exists.
-    public var isInitialized: Bool { state.withLock { $0.operation != nil } }
+    /// Whether the task has joined its download (or drives a provider's load): `false` while an
+    /// asynchronous request modifier still works on the request, as Kingfisher's before its
+    /// session task exists.
+    public var isInitialized: Bool { state.withLock { $0.operation != nil || $0.providerTask != nil } }
 
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { state.withLock { $0.cancelled } }
@@ -61,11 +73,12 @@ public final class DownloadTask: Sendable {
     /// Ends this caller's share: its completion gets `taskCancelled`; the request stops when no
     /// other caller waits for it.
     public func cancel() {
-        let operation = state.withLock { state -> DownloadOperation? in
-            guard !state.cancelled else { return nil }
+        let (operation, providerTask) = state.withLock { state -> (DownloadOperation?, Task<Void, Never>?) in
+            guard !state.cancelled else { return (nil, nil) }
             state.cancelled = true
-            return state.operation
+            return (state.operation, state.providerTask)
         }
         operation?.cancel(caller: self)
+        providerTask?.cancel()
     }
 }

@@ -10,7 +10,14 @@ import FoundationNetworking
 /// callback queue. Cancelling one caller ends only that caller; the request stops when the last
 /// one cancels. At most ``maxConcurrentDownloads`` run at once; waiting downloads start by
 /// priority.
-public final class ImageDownloader: Sendable {
+///
+/// The class is `open`, as Kingfisher's: a subclass may override the `downloadImage` methods
+/// taking a completion handler (``KingfisherManager`` downloads through
+/// ``downloadImage(with:options:progressBlock:completionHandler:)-(_,KingfisherParsedOptionsInfo,_,_)``)
+/// and the settings Kingfisher marks `open`.
+// @unchecked: a non-final class cannot be checked; every stored property is a constant or a
+// `Locked`, so the class is Sendable as the final one was.
+open class ImageDownloader: @unchecked Sendable {
     /// The shared downloader named "default".
     public static let `default` = ImageDownloader(name: "default")
 
@@ -82,7 +89,7 @@ public final class ImageDownloader: Sendable {
 
     /// Seconds a request may go without progress (connecting, waiting, or between body chunks)
     /// before it fails with a timeout. Default 15.
-    public var downloadTimeout: TimeInterval {
+    open var downloadTimeout: TimeInterval {
         get { settings.withLock { $0.downloadTimeout } }
         set { settings.withLock { $0.downloadTimeout = newValue } }
     }
@@ -136,26 +143,26 @@ public final class ImageDownloader: Sendable {
     /// multiplexes over HTTP/2 instead), and Foundation deprecates the request flag, so it is kept
     /// and has no effect. Default `false`.
     @available(*, deprecated, message: "no effect on Linux: AsyncHTTPClient never pipelines; HTTP/2 multiplexes")
-    public var requestsUsePipelining: Bool {
+    open var requestsUsePipelining: Bool {
         get { settings.withLock { $0.requestsUsePipelining } }
         set { settings.withLock { $0.requestsUsePipelining = newValue } }
     }
 
     /// Hosts whose self-signed TLS certificates are accepted. Default `nil` (none).
-    public var trustedHosts: Set<String>? {
+    open var trustedHosts: Set<String>? {
         get { settings.withLock { $0.trustedHosts } }
         set { settings.withLock { $0.trustedHosts = newValue } }
     }
 
     /// Answers a `401` with credentials, once per download; held weakly. Default `nil`: a `401`
     /// fails the download with `invalidHTTPStatusCode`.
-    public var authenticationChallengeResponder: (any AuthenticationChallengeResponsible)? {
+    open var authenticationChallengeResponder: (any AuthenticationChallengeResponsible)? {
         get { delegateBox.withLock { $0.authenticationChallengeResponder } }
         set { delegateBox.withLock { $0.authenticationChallengeResponder = newValue } }
     }
 
     /// The delegate, held weakly. Default `nil`.
-    public var delegate: (any ImageDownloaderDelegate)? {
+    open var delegate: (any ImageDownloaderDelegate)? {
         get { delegateBox.withLock { $0.value } }
         set { delegateBox.withLock { $0.value = newValue } }
     }
@@ -165,17 +172,17 @@ public final class ImageDownloader: Sendable {
     /// Downloads the image at `url`, as Kingfisher's method: returns the caller's task at once;
     /// `completionHandler` runs on `options.callbackQueue` (default `.mainCurrentOrAsync`).
     @discardableResult
-    public func downloadImage(with url: URL, options: KingfisherOptionsInfo? = nil,
-                              progressBlock: DownloadProgressBlock? = nil,
-                              completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask {
+    open func downloadImage(with url: URL, options: KingfisherOptionsInfo? = nil,
+                            progressBlock: DownloadProgressBlock? = nil,
+                            completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask {
         downloadImage(with: url, options: KingfisherParsedOptionsInfo(options), progressBlock: progressBlock,
                       completionHandler: completionHandler)
     }
 
     /// The same without a progress block.
     @discardableResult
-    public func downloadImage(with url: URL, options: KingfisherOptionsInfo? = nil,
-                              completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask {
+    open func downloadImage(with url: URL, options: KingfisherOptionsInfo? = nil,
+                            completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask {
         downloadImage(with: url, options: KingfisherParsedOptionsInfo(options), progressBlock: nil,
                       completionHandler: completionHandler)
     }
@@ -183,11 +190,11 @@ public final class ImageDownloader: Sendable {
     /// The same with parsed options (processor, request modifier, redirect handler, priority,
     /// callback queue).
     @discardableResult
-    public func downloadImage(with url: URL, options: KingfisherParsedOptionsInfo,
-                              progressBlock: DownloadProgressBlock? = nil,
-                              completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask {
+    open func downloadImage(with url: URL, options: KingfisherParsedOptionsInfo,
+                            progressBlock: DownloadProgressBlock? = nil,
+                            completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask {
         download(url, options: options, validators: nil, progressBlock: progressBlock) { outcome in
-            completionHandler?(outcome.flatMap { $0.downloaded.map(\.0) })
+            completionHandler?(outcome.flatMap { $0.downloaded.map { loaded, response in loaded.carrying(response) } })
         }
     }
 

@@ -3,13 +3,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Whether a download continues after its response arrives.
-public enum ResponseDisposition: Sendable {
-    /// Read the body.
-    case allow
-    /// Stop: the download fails with `cancelledByDelegate`.
-    case cancel
-}
+/// Whether a download continues after its response arrives: Foundation's
+/// `URLSession.ResponseDisposition`, as in Kingfisher. `.allow` reads the body; any other value
+/// stops the download, which fails with `cancelledByDelegate`.
+public typealias ResponseDisposition = URLSession.ResponseDisposition
 
 /// Observes and steers an ``ImageDownloader``, as Kingfisher's `ImageDownloaderDelegate`. Every
 /// method has a default; the downloader holds its delegate weakly.
@@ -29,8 +26,13 @@ public protocol ImageDownloaderDelegate: AnyObject, Sendable {
                          with response: URLResponse?)
     /// Whether `code` is a success. Default: 200..<400.
     func isValidStatusCode(_ code: Int, for downloader: ImageDownloader) -> Bool
-    /// The response head arrived; default `.allow`.
-    func imageDownloader(_ downloader: ImageDownloader, didReceive response: URLResponse) async -> ResponseDisposition
+    /// The response head arrived: whether to read the body. Kingfisher 8's form; default: asks
+    /// the completion-handler form (Kingfisher 7's) and waits for its answer.
+    func imageDownloader(_ downloader: ImageDownloader, didReceive response: URLResponse) async -> URLSession.ResponseDisposition
+    /// The response head arrived: pass whether to read the body to `completionHandler`, once.
+    /// Kingfisher 7's form, called only through the `async` form's default; default `.allow`.
+    func imageDownloader(_ downloader: ImageDownloader, didReceive response: URLResponse,
+                         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void)
 }
 
 extension ImageDownloaderDelegate {
@@ -51,6 +53,18 @@ extension ImageDownloaderDelegate {
                                 with response: URLResponse?) {}
     /// `(200..<400).contains(code)`.
     public func isValidStatusCode(_ code: Int, for downloader: ImageDownloader) -> Bool { (200..<400).contains(code) }
-    /// `.allow`.
-    public func imageDownloader(_ downloader: ImageDownloader, didReceive response: URLResponse) async -> ResponseDisposition { .allow }
+    /// Waits for the completion-handler form's answer (a handler called twice counts once).
+    public func imageDownloader(_ downloader: ImageDownloader, didReceive response: URLResponse) async -> URLSession.ResponseDisposition {
+        await withCheckedContinuation { continuation in
+            let pending = Locked<CheckedContinuation<URLSession.ResponseDisposition, Never>?>(continuation)
+            imageDownloader(downloader, didReceive: response) { disposition in
+                pending.withLock { waiting in defer { waiting = nil }; return waiting }?.resume(returning: disposition)
+            }
+        }
+    }
+    /// Calls `completionHandler(.allow)`.
+    public func imageDownloader(_ downloader: ImageDownloader, didReceive response: URLResponse,
+                                completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        completionHandler(.allow)
+    }
 }

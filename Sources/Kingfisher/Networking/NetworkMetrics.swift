@@ -64,6 +64,10 @@ public struct ImageLoadingResult: Sendable {
     public let originalData: Data
     /// How the download went.
     public let metrics: NetworkMetrics?
+    /// The response it came in, for the manager's HTTP caching; `nil` for a result made by
+    /// other code (an ``ImageDownloader`` subclass), which is then cached as if the response
+    /// said nothing.
+    let response: TransportResponse?
 
     /// Creates a result, as the downloader does (and a test or a custom loader may).
     ///
@@ -71,10 +75,20 @@ public struct ImageLoadingResult: Sendable {
     ///   - url: Default `nil`.
     ///   - metrics: Default `nil`.
     public init(image: KFCrossPlatformImage, url: URL? = nil, originalData: Data, metrics: NetworkMetrics? = nil) {
+        self.init(image: image, url: url, originalData: originalData, metrics: metrics, response: nil)
+    }
+
+    init(image: KFCrossPlatformImage, url: URL?, originalData: Data, metrics: NetworkMetrics?, response: TransportResponse?) {
         self.image = image
         self.url = url
         self.originalData = originalData
         self.metrics = metrics
+        self.response = response
+    }
+
+    /// The same result, carrying the response it came in.
+    func carrying(_ response: TransportResponse) -> ImageLoadingResult {
+        ImageLoadingResult(image: image, url: url, originalData: originalData, metrics: metrics, response: response)
     }
 }
 

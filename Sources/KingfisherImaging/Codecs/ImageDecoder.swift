@@ -56,7 +56,8 @@ package enum ImageDecoder {
             width: decoded.width, height: decoded.height, firstFrame: decoded.frames[0], source: frames,
             scale: options.scale, loopCount: decoded.loopCount, format: format,
             originalData: (target?.keepsOriginalData ?? true) ? data : nil,
-            hasAlpha: decoded.hasAlpha, exifOrientation: decoded.orientation.rawValue, colorProfile: colorProfile)
+            hasAlpha: decoded.hasAlpha, exifOrientation: decoded.orientation.rawValue, colorProfile: colorProfile,
+            creatingOptions: options)
     }
 
     /// Says what bytes that are not an image look like, for the error message.
@@ -117,9 +118,12 @@ extension KingfisherWrapper where Base: KingfisherImage {
 
     /// Creates a downsampled image from data, as Kingfisher's `downsampledImage(data:to:scale:)`:
     /// the longest side is at most `max(pointSize.width, pointSize.height) * scale` pixels and the
-    /// image's scale is `scale`. Returns `nil` when the data cannot be decoded.
+    /// image's scale is `scale`. A size under one pixel (`.zero`) sets no bound, as ImageIO's
+    /// thumbnail size 0 does: the image comes at its own size. Returns `nil` when the data cannot
+    /// be decoded.
     public static func downsampledImage(data: Data, to pointSize: CGSize, scale: CGFloat) -> KFCrossPlatformImage? {
-        let maxPixelSize = (max(pointSize.width, pointSize.height) * scale).pixelLength(.up)
-        return try? ImageDecoder.decode(data, options: ImageCreatingOptions(scale: scale), target: .longestSide(maxPixelSize))
+        let longestSide = max(pointSize.width, pointSize.height) * scale
+        let target: DecodingTarget? = longestSide >= 1 && longestSide.isFinite ? .longestSide(longestSide.pixelLength(.up)) : nil
+        return try? ImageDecoder.decode(data, options: ImageCreatingOptions(scale: scale), target: target)
     }
 }

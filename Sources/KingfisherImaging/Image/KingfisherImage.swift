@@ -60,6 +60,10 @@ public final class KingfisherImage: Sendable {
     /// with ``ImageCreatingOptions/preserveColorProfile`` from a file with a profile; `nil`
     /// means sRGB. Processors keep it, and encoders embed it.
     public let colorProfile: ColorProfile?
+    /// The options the image was decoded with (`nil` for an image made from pixels): a cached
+    /// animation asked for with other options is decoded again from ``originalData``, as
+    /// Kingfisher does.
+    package let creatingOptions: ImageCreatingOptions?
     /// The first frame, always held: a still image's pixels, an animation's poster frame.
     private let firstFrame: ImageFrame
     /// Where every frame comes from (the first included).
@@ -102,7 +106,7 @@ public final class KingfisherImage: Sendable {
     init(
         width: Int, height: Int, firstFrame: ImageFrame, source: any AnimationFrames, scale: CGFloat,
         loopCount: Int, format: ImageFileFormat, originalData: Data?, hasAlpha: Bool,
-        exifOrientation: Int, colorProfile: ColorProfile?
+        exifOrientation: Int, colorProfile: ColorProfile?, creatingOptions: ImageCreatingOptions? = nil
     ) {
         precondition(width > 0 && height > 0, "An image needs a positive pixel size.")
         precondition(firstFrame.pixels.count == width * height * 4, "A frame must hold width * height * 4 bytes.")
@@ -117,6 +121,7 @@ public final class KingfisherImage: Sendable {
         self.hasAlpha = hasAlpha
         self.exifOrientation = exifOrientation
         self.colorProfile = colorProfile
+        self.creatingOptions = creatingOptions
     }
 
     /// Creates a still image from one buffer of RGBA pixels (straight alpha).
@@ -185,7 +190,8 @@ public final class KingfisherImage: Sendable {
     public func withScale(_ newScale: CGFloat) -> KingfisherImage {
         KingfisherImage(width: pixelWidth, height: pixelHeight, firstFrame: firstFrame, source: frameSource,
                         scale: newScale, loopCount: loopCount, format: format, originalData: originalData,
-                        hasAlpha: hasAlpha, exifOrientation: exifOrientation, colorProfile: colorProfile)
+                        hasAlpha: hasAlpha, exifOrientation: exifOrientation, colorProfile: colorProfile,
+                        creatingOptions: creatingOptions.map { var options = $0; options.scale = newScale; return options })
     }
 }
 
