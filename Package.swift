@@ -1,4 +1,7 @@
 // swift-tools-version:6.0
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import PackageDescription
 
 let package = Package(

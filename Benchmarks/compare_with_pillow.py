@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """Check that `kf process X --output X.png` gives the pixels Pillow gives.
 
 Acceptance criterion: for real photographs of every kind, `kf process` yields

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """Writes N distinct photo-like JPEGs of about 50 KB (crops of one generated photo) into DIR.
 
 Usage: python3 Benchmarks/make_download_set.py SOURCE.png DIR [N]

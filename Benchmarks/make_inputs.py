@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """Generate benchmark inputs: a photo-like 4000x3000 image as JPEG, PNG and WebP.
 
 Usage: python3 Benchmarks/make_inputs.py OUTDIR

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """In-process thumbnail peers: the library called in a loop, warm, on bytes already in memory.
 
 Usage: python3 Benchmarks/peer_thumbnail_loop.py pillow|pyvips IN SIZE [--iterations N]

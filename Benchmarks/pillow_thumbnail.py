@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """Peer for the whole-process thumbnail benchmark: Pillow with JPEG draft mode.
 
 Usage: python3 Benchmarks/pillow_thumbnail.py IN.jpg OUT.jpg

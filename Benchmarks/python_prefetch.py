@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """Peer for the prefetch-pipeline benchmark: Python requests + Pillow with a thread pool.
 
 Usage: python3 Benchmarks/python_prefetch.py URLS.txt OUTDIR [--threads 8] [--size 200]

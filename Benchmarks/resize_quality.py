@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """Resize quality: PSNR between kf's Lanczos resize and Pillow's resize(LANCZOS).
 
 Usage: python3 Benchmarks/resize_quality.py --kf PATH/TO/kf --work DIR [--threshold 35]

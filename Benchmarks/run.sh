@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 # Benchmarks kf against its peers in one run and writes BENCHMARKS.md.
 # Installs what is missing (Debian: libvips-tools, hyperfine, gcc, nginx-light, curl, wrk, redis-server; pip: Pillow,
 # scikit-image, pyvips, requests; thumbor in its own venv under .build),

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """Runs every benchmark scenario, peers in the same run, and writes the Markdown report.
 
 Called by Benchmarks/run.sh after it has built kf, kf-bench and bare_decode and generated

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """`kf serve` as a cluster: requests/s through nginx with 1 and with 3 nodes sharing Redis
 (deploy/cluster.sh), uncached and cached, and what a hit in the shared Redis level adds over a
 local disk hit (`kf-bench tier`).

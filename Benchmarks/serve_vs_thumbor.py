@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """`kf serve` against thumbor, in one run, on the same CPUs.
 
 Usage: python3 Benchmarks/serve_vs_thumbor.py BIN_DIR WORK_DIR [--thumbor PATH] [--duration S]

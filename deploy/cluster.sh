@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 # Runs a small kf serve cluster on loopback: redis-server, N kf serve nodes sharing it, and nginx
 # spreading requests over the nodes by consistent hash of the URI.
 #

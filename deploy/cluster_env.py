@@ -1,3 +1,6 @@
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """Reads WORK_DIR/cluster.env, which deploy/cluster.sh writes as shell assignments
 (KEY=value, or KEY="a b" for lists), into a dict of strings."""
 

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 # Builds the given products in release mode with the Swift runtime and Foundation linked in
 # statically (by lld), into .build/static, and prints the directory holding the binaries.
 # A static kf starts in ~6 ms instead of ~9: the dynamic loader no longer resolves ~19 000

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 # Builds Examples/ImagingOnly, a package that depends on the KingfisherImaging product alone,
 # runs it on a test photo (decode, downsample, a processor spec, PNG out), and fails if its
 # build compiled any networking module (NIO, AsyncHTTPClient, BoringSSL, HTTP/2).

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """The multi-node deployment, tested for real: redis-server, three `kf serve` processes and nginx
 from deploy/cluster.sh, against a counting origin on loopback.
 

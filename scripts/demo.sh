@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 # The main job: install what is missing, build kf in release mode, run it over the sample
 # images in Tests/KingfisherTests/Fixtures, then serve those images on 127.0.0.1, prefetch them
 # into a cache and fetch one twice (network, then disk), and end by running the image service

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 # Fuzzes the library with libFuzzer and AddressSanitizer (leaks included).
 # Usage: scripts/fuzz.sh [SECONDS per target, default 60] [TARGET...]
 # Targets: decode downsample processor exif disk-cache, and one per format with a decoder of

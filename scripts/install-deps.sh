@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 # Installs the Debian packages this project builds against, if any is missing.
 # Usage: scripts/install-deps.sh [extra Debian packages...]
 set -euo pipefail

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 # Installs the Python packages the peer checks and benchmarks use (Pillow, scikit-image for its
 # bundled photographs), if they are missing.
 set -euo pipefail

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 # Installs thumbor (PyPI), the peer of `kf serve` in Benchmarks/serve_vs_thumbor.py, into its own
 # virtual environment in .build/thumbor-venv, if it is not there yet, and prints its executable.
 # A venv of its own because thumbor pins Pillow below 13 and the other peer checks use the newest.

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """Kingfisher 8 API parity table for Kingfisher for Linux.
 
 Lists the public API of a Kingfisher checkout and of this library (Sources/Kingfisher and

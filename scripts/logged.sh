@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 # Runs COMMAND... with all its output in LOG; when it fails, prints the compiler's and linker's
 # error lines (or the log's end) and exits 1.
 # Usage: scripts/logged.sh LOG COMMAND...

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """Writes the seed corpora for scripts/fuzz.sh from the test fixtures.
 
 Usage: make_fuzz_seeds.py FIXTURES_DIR PROCESSOR_SEEDS_FILE OUT_DIR

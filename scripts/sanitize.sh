@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 # Runs the whole Swift test suite under ThreadSanitizer and/or AddressSanitizer (every target,
 # C and C++ dependencies included, is built with the sanitizer; each in its own build directory).
 # Usage: scripts/sanitize.sh [thread|address ...]   (default: thread address)

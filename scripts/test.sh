@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# The whole test suite: install what is missing, build and run every Swift test and the
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
+# The whole test suite: check the style, install what is missing, build and run every Swift test and the
 # multi-node deployment test, check that kf decodes real photographs of every kind to the pixels
 # Pillow gives, that a package using only KingfisherImaging builds without networking, and that
 # the DocC catalogue builds; then run the suite under ThreadSanitizer and every fuzz target for
 # KF_FUZZ_SECONDS (default 30) seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Style first, the fastest check: swift-format's linter and the licence headers.
+scripts/check-style.sh
 
 # ImageServerPlaygroundTests opens kf serve's playground page in headless Chromium (run with
 # --no-sandbox, so the recommended chromium-sandbox is not needed); the Redis tier's tests start

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Dispatch
 import Foundation
 import Kingfisher
@@ -23,9 +26,10 @@ enum CacheBenchmark {
         for _ in 0..<batches {
             let picks = (0..<batch).map { _ in keys[Int.random(in: 0..<keys.count, using: &generator)] }
             var found = 0
-            samples.append(nanoseconds {
-                for key in picks where storage.value(forKey: key) != nil { found += 1 }
-            } / Double(batch))
+            samples.append(
+                nanoseconds {
+                    for key in picks where storage.value(forKey: key) != nil { found += 1 }
+                } / Double(batch))
             precondition(found == batch)
         }
         return median(samples)
@@ -80,11 +84,12 @@ enum CacheBenchmark {
             var samples: [Double] = []
             for i in 0..<600 {
                 let key = "thumb-\(i % storeCount)"
-                samples.append(nanoseconds {
-                    cache.retrieveImageInDiskCache(forKey: key, options: options) { result in
-                        precondition((try? result.get()) != nil)
-                    }
-                } / 1000)
+                samples.append(
+                    nanoseconds {
+                        cache.retrieveImageInDiskCache(forKey: key, options: options) { result in
+                            precondition((try? result.get()) != nil)
+                        }
+                    } / 1000)
             }
             print("disk_hit_us=\(String(format: "%.0f", median(Array(samples.dropFirst(100)))))")
         } catch {

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Kingfisher
 
@@ -59,12 +62,14 @@ enum DownloadBenchmark {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             tally.whenDone = { done.resume() }
             for url in urls {
-                downloader.downloadImage(with: url, options: options, completionHandler: { result in
-                    switch result {
-                    case .success(let loaded): tally.add(bytes: loaded.originalData.count)
-                    case .failure(let error): fail("\(url): \(error)")
-                    }
-                })
+                downloader.downloadImage(
+                    with: url, options: options,
+                    completionHandler: { result in
+                        switch result {
+                        case .success(let loaded): tally.add(bytes: loaded.originalData.count)
+                        case .failure(let error): fail("\(url): \(error)")
+                        }
+                    })
             }
         }
         let (count, bytes) = tally.totals

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Kingfisher
 
@@ -18,8 +21,11 @@ enum ProgressiveBenchmark {
         for (index, start) in tracker.scanStarts.enumerated().dropFirst() {
             let prefix = Data(data.prefix(start))
             let preview = try medianMilliseconds(iterations) {
-                guard ProgressivePreview.image(of: prefix, scanCount: index, width: tracker.width, height: tracker.height,
-                                               isBlur: false, options: ImageCreatingOptions()) != nil else {
+                guard
+                    ProgressivePreview.image(
+                        of: prefix, scanCount: index, width: tracker.width, height: tracker.height,
+                        isBlur: false, options: ImageCreatingOptions()) != nil
+                else {
                     fail("scan \(index): the preview did not decode")
                 }
             }

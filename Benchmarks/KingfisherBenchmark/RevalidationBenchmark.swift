@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import AsyncHTTPClient
 import Foundation
 import Kingfisher
@@ -37,7 +40,9 @@ enum RevalidationBenchmark {
             var conditional = try HTTPClient.Request(url: url)
             conditional.headers.add(name: "If-None-Match", value: tag)
 
-            var disk: [Double] = [], revalidated: [Double] = [], roundTrip: [Double] = []
+            var disk: [Double] = []
+            var revalidated: [Double] = []
+            var roundTrip: [Double] = []
             for round in 0..<(rounds + 20) {
                 cache.clearMemoryCache()
                 let diskTime = try await microseconds {

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Dispatch
 import Foundation
 import Kingfisher
@@ -26,10 +29,12 @@ enum TierBenchmark {
             try disk.store(value: value, forKey: key)
             try await redis.store(value: value, forKey: disk.cacheFileName(forKey: key))
         }
-        var diskTimes: [Double] = [], redisTimes: [Double] = []
+        var diskTimes: [Double] = []
+        var redisTimes: [Double] = []
         for index in 0..<(reads + 200) {
             let key = keys[index % keys.count]
-            var diskRead: Data?, redisRead: Data?
+            var diskRead: Data?
+            var redisRead: Data?
             let diskTime = try await microseconds { diskRead = try disk.value(forKey: key) }
             let name = disk.cacheFileName(forKey: key)
             let redisTime = try await microseconds { redisRead = try await redis.value(forKey: name) }
@@ -39,7 +44,8 @@ enum TierBenchmark {
                 redisTimes.append(redisTime)
             }
         }
-        let diskMedian = CacheBenchmark.median(diskTimes), redisMedian = CacheBenchmark.median(redisTimes)
+        let diskMedian = CacheBenchmark.median(diskTimes)
+        let redisMedian = CacheBenchmark.median(redisTimes)
         print("tier_value_bytes=\(value.count)")
         print("disk_hit_us=\(String(format: "%.1f", diskMedian))")
         print("redis_hit_us=\(String(format: "%.1f", redisMedian))")

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Kingfisher
 
@@ -73,7 +76,8 @@ case "decode":
 case "colour":
     // Interleaved, so that both decodes see the same machine; medians, so that one slow
     // iteration does not move the difference.
-    let kept = ImageCreatingOptions(preserveColorProfile: true), converted = ImageCreatingOptions()
+    let kept = ImageCreatingOptions(preserveColorProfile: true)
+    let converted = ImageCreatingOptions()
     func milliseconds(_ options: ImageCreatingOptions) throws -> Double {
         let start = ContinuousClock.now
         _ = try KingfisherImage.decode(data: data, options: options)
@@ -82,7 +86,8 @@ case "colour":
     do {
         _ = try milliseconds(kept)
         _ = try milliseconds(converted)
-        var keptTimes: [Double] = [], convertedTimes: [Double] = []
+        var keptTimes: [Double] = []
+        var convertedTimes: [Double] = []
         for _ in 0..<iterations {
             keptTimes.append(try milliseconds(kept))
             convertedTimes.append(try milliseconds(converted))

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 #include <lcms2.h>
 
 // lcms2's pixel-format and flag macros are built from function-like macros Swift cannot import.

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 #include <tiffio.h>
 
 /* TIFFGetField and TIFFSetField are variadic, which Swift cannot call: these fix the argument

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Kingfisher
 
@@ -18,8 +21,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case diskCache = "disk-cache"
     /// One format's decoder, full size (every frame) and downsampled, on any bytes (magic bytes
     /// not checked).
-    case decodeAPNG = "decode-apng", decodeHEIC = "decode-heic", decodeAVIF = "decode-avif",
-         decodeJXL = "decode-jxl", decodeTIFF = "decode-tiff", decodeBMP = "decode-bmp", decodeICO = "decode-ico"
+    case decodeAPNG = "decode-apng"
+    case decodeHEIC = "decode-heic"
+    case decodeAVIF = "decode-avif"
+    case
+        decodeJXL = "decode-jxl"
+    case decodeTIFF = "decode-tiff"
+    case decodeBMP = "decode-bmp"
+    case decodeICO = "decode-ico"
 
     /// The pixel limit for decoding fuzzed input: 4 megapixels, so that time goes into finding
     /// paths rather than filling large buffers (the limit itself is tested separately).

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Kingfisher
 
@@ -41,11 +44,13 @@ enum ProcessorFuzzing {
             BorderImageProcessor(border: Border(color: .red, lineWidth: value(), radius: .point(value()))),
             BlurImageProcessor(blurRadius: value()),
             DownsamplingImageProcessor(size: size()),
-            OverlayImageProcessor(overlay: KFCrossPlatformColor(red: value(), green: value(), blue: value(), alpha: value()),
-                                  fraction: value()),
+            OverlayImageProcessor(
+                overlay: KFCrossPlatformColor(red: value(), green: value(), blue: value(), alpha: value()),
+                fraction: value()),
             ColorControlsProcessor(brightness: value(), contrast: value(), saturation: value(), inputEV: value()),
-            BlendImageProcessor(blendMode: CGBlendMode.allCases[Int(next.byte()) % CGBlendMode.allCases.count],
-                                alpha: value()),
+            BlendImageProcessor(
+                blendMode: CGBlendMode.allCases[Int(next.byte()) % CGBlendMode.allCases.count],
+                alpha: value()),
         ]
     }
 }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Hummingbird
 import Logging
@@ -24,8 +27,10 @@ public struct ImageServer: Service {
     ///   - onListening: Called with the bound port once the service accepts connections (useful
     ///     with port 0).
     /// - Throws: ``ConfigurationError`` for unusable settings or cache directory.
-    public init(configuration: ImageServerConfiguration, logger: Logger,
-                onListening: @escaping @Sendable (Int) async -> Void = { _ in }) throws {
+    public init(
+        configuration: ImageServerConfiguration, logger: Logger,
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws {
         self.configuration = configuration
         let service = try ImageService(configuration: configuration, metrics: ServiceMetrics(), logger: logger)
         self.service = service
@@ -33,8 +38,9 @@ public struct ImageServer: Service {
         application = Application(
             responder: responder,
             server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.clientIdleTimeout * 1000)))),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port),
-                                 serverName: configuration.name),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: configuration.name),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }
@@ -49,7 +55,8 @@ public struct ImageServer: Service {
         do {
             try await application.run()
         } catch let error as IOError {
-            throw ConfigurationError(description: "cannot listen on \(configuration.host):\(configuration.port): \(String(cString: strerror(error.errnoCode)))")
+            throw ConfigurationError(
+                description: "cannot listen on \(configuration.host):\(configuration.port): \(String(cString: strerror(error.errnoCode)))")
         }
     }
 

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Kingfisher
 
@@ -124,9 +127,12 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         try require(memoryCacheBytes >= 0 && processedMemoryBytes >= 0 && diskCacheBytes >= 0, "cache sizes must be 0 or more")
         try require(diskCacheDays >= 1, "disk cache days must be at least 1")
         try require(maxRedirects >= 0 && maxProcessingSteps >= 1, "max redirects must be 0 or more, max processing steps at least 1")
-        for (name, seconds) in [("fetch timeout", fetchTimeout), ("max fetch duration", maxFetchDuration),
-                                ("client idle timeout", clientIdleTimeout)] {
-            try require(seconds.isFinite && seconds > 0 && seconds <= 86_400, "the \(name) must be a positive number of seconds up to a day")
+        for (name, seconds) in [
+            ("fetch timeout", fetchTimeout), ("max fetch duration", maxFetchDuration),
+            ("client idle timeout", clientIdleTimeout),
+        ] {
+            try require(
+                seconds.isFinite && seconds > 0 && seconds <= 86_400, "the \(name) must be a positive number of seconds up to a day")
         }
         // A renewal may take the client's command timeout (0.5 s); three of them must fit.
         try require(leaseSeconds.isFinite && leaseSeconds >= 1.5 && leaseSeconds <= 3600, "the lease must be 1.5 to 3600 seconds")

@@ -1,10 +1,14 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Kingfisher
 import Logging
 import NIOCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The work behind an image URL: checks, caches, coalescing, slots, and the library's manager
 /// for the source, the original cache and the processors.
@@ -49,9 +53,10 @@ final class ImageService: Sendable {
         self.logger = logger
         signer = configuration.key.flatMap { $0.isEmpty ? nil : URLSigner(key: $0) }
         do {
-            policy = SourcePolicy(allowedPrefixes: try configuration.allowedSources.map(SourcePrefix.init),
-                                  allowsPrivateNetworks: configuration.allowPrivateNetworks,
-                                  trustedPrivatePrefixes: try configuration.trustedPrivateSources.map(SourcePrefix.init))
+            policy = SourcePolicy(
+                allowedPrefixes: try configuration.allowedSources.map(SourcePrefix.init),
+                allowsPrivateNetworks: configuration.allowPrivateNetworks,
+                trustedPrivatePrefixes: try configuration.trustedPrivateSources.map(SourcePrefix.init))
         } catch {
             throw ConfigurationError(description: error.description)
         }
@@ -70,8 +75,9 @@ final class ImageService: Sendable {
         do {
             originals = try ImageCache(name: "\(configuration.name)-originals", cacheDirectoryURL: directory)
             processedImages = try ImageCache(name: "\(configuration.name)-processed", cacheDirectoryURL: directory)
-            var diskConfig = DiskStorage.Config(name: "\(configuration.name)-results", sizeLimit: UInt(configuration.diskCacheBytes),
-                                                directory: directory, cachePathBlock: ImageCache.defaultDiskCachePathClosure)
+            var diskConfig = DiskStorage.Config(
+                name: "\(configuration.name)-results", sizeLimit: UInt(configuration.diskCacheBytes),
+                directory: directory, cachePathBlock: ImageCache.defaultDiskCachePathClosure)
             diskConfig.expiration = expiration
             resultDisk = try DiskStorage.Backend(config: diskConfig)
         } catch {
@@ -133,7 +139,8 @@ final class ImageService: Sendable {
         }
         try checkSignature(of: target)
         let request = try parsedRequests.request(for: target.signedPart) { () throws(ServiceError) in try parse(target) }
-        let source = request.source, processor = request.processor
+        let source = request.source
+        let processor = request.processor
         let choice = FormatChoice.resolve(extensionFormat: request.format, accept: accept, negotiable: negotiable)
         let key = request.keyStem + choice.keyComponent
         let varies = choice.variesWithAccept && !negotiable.isEmpty
@@ -171,9 +178,10 @@ final class ImageService: Sendable {
         do {
             // No processing still goes through a processor with an identifier: the manager keeps
             // the original on disk only for processed images, and other processings share it.
-            processor = try request.processing.map {
-                try ImageProcessorSpec.processor(from: $0, maxStepCount: configuration.maxProcessingSteps)
-            } ?? ImageProcessorChain([OriginalImageProcessor()])
+            processor =
+                try request.processing.map {
+                    try ImageProcessorSpec.processor(from: $0, maxStepCount: configuration.maxProcessingSteps)
+                } ?? ImageProcessorChain([OriginalImageProcessor()])
         } catch {
             throw ServiceError(.badRequest, "\(error)")
         }
@@ -182,8 +190,9 @@ final class ImageService: Sendable {
         } catch {
             throw ServiceError(.forbidden, "refused to fetch: \(error.description)")
         }
-        return ParsedRequest(source: request.source, processor: processor, format: request.format,
-                             keyStem: "\(request.source.absoluteString) \(processor.identifier) q\(configuration.quality) ")
+        return ParsedRequest(
+            source: request.source, processor: processor, format: request.format,
+            keyStem: "\(request.source.absoluteString) \(processor.identifier) q\(configuration.quality) ")
     }
 
     private func checkSignature(of target: ImageURLPath) throws(ServiceError) {
@@ -199,8 +208,10 @@ final class ImageService: Sendable {
     }
 
     /// Finds or makes the encoded result for `key`: run once per key at a time.
-    private func produce(key: String, source: URL, processor: ImageProcessorChain,
-                         choice: FormatChoice) async throws -> (ServedImage, ServiceMetrics.ResultLevel) {
+    private func produce(
+        key: String, source: URL, processor: ImageProcessorChain,
+        choice: FormatChoice
+    ) async throws -> (ServedImage, ServiceMetrics.ResultLevel) {
         if let stored = try? resultDisk.value(forKey: key) {
             resultMemory.store(value: stored, forKey: key)
             return (stored, .disk)
@@ -225,8 +236,9 @@ final class ImageService: Sendable {
             }
         } catch is WorkSlots.Full {
             metrics.recordRejection()
-            throw ServiceError(.serviceUnavailable, "the service is busy: \(slots.lineLimit) requests are waiting already",
-                               retryAfter: configuration.retryAfter)
+            throw ServiceError(
+                .serviceUnavailable, "the service is busy: \(slots.lineLimit) requests are waiting already",
+                retryAfter: configuration.retryAfter)
         }
         resultMemory.store(value: made.0, forKey: key)
         do {
@@ -238,31 +250,37 @@ final class ImageService: Sendable {
         return made
     }
 
-    private func retrieveAndEncode(source: URL, processor: ImageProcessorChain,
-                                   choice: FormatChoice) async throws -> (ServedImage, ServiceMetrics.ResultLevel) {
+    private func retrieveAndEncode(
+        source: URL, processor: ImageProcessorChain,
+        choice: FormatChoice
+    ) async throws -> (ServedImage, ServiceMetrics.ResultLevel) {
         // In the slot: resolving a host is work too, and slots bound how many lookups run.
         do {
             try await policy.checkAddress(of: source)
         } catch {
-            throw error.unresolvable ? ServiceError(.badGateway, error.description)
-                                     : ServiceError(.forbidden, "refused to fetch: \(error.description)")
+            throw error.unresolvable
+                ? ServiceError(.badGateway, error.description)
+                : ServiceError(.forbidden, "refused to fetch: \(error.description)")
         }
         metrics.recordProcessingRun()
-        let originalLevel: ServiceMetrics.ResultLevel = originals.imageCachedType(forKey: source.absoluteString).cached ? .original : .source
+        let originalLevel: ServiceMetrics.ResultLevel =
+            originals.imageCachedType(forKey: source.absoluteString).cached ? .original : .source
         let redirects = PolicyRedirectHandler(policy: policy, source: source)
         let result: RetrieveImageResult
         do {
-            result = try await manager.retrieveImage(with: .network(KF.ImageResource(downloadURL: source)), options: [
-                .processor(processor),
-                .originalCache(originals),
-                .cacheOriginalImage,
-                .cacheMemoryOnly,
-                .callbackQueue(.untouch),
-                .maxPixelCount(configuration.maxSourcePixels),
-                .maxFrameCount(configuration.maxSourceFrames),
-                .diskCacheExpiration(.days(configuration.diskCacheDays)),
-                .redirectHandler(redirects),
-            ])
+            result = try await manager.retrieveImage(
+                with: .network(KF.ImageResource(downloadURL: source)),
+                options: [
+                    .processor(processor),
+                    .originalCache(originals),
+                    .cacheOriginalImage,
+                    .cacheMemoryOnly,
+                    .callbackQueue(.untouch),
+                    .maxPixelCount(configuration.maxSourcePixels),
+                    .maxFrameCount(configuration.maxSourceFrames),
+                    .diskCacheExpiration(.days(configuration.diskCacheDays)),
+                    .redirectHandler(redirects),
+                ])
         } catch let error as KingfisherError {
             throw await ServiceError.retrieving(source, failedWith: error, redirectRefusal: redirects.refusal(of:))
         }
@@ -283,11 +301,12 @@ final class ImageService: Sendable {
         } catch {
             throw ServiceError(.internalServerError, "encoding \(source.absoluteString.prefix(300)) as \(format.rawValue) failed: \(error)")
         }
-        let level: ServiceMetrics.ResultLevel = switch result.cacheType {
-        case .memory: .processed
-        case .disk: .original
-        case .none: originalLevel
-        }
+        let level: ServiceMetrics.ResultLevel =
+            switch result.cacheType {
+            case .memory: .processed
+            case .disk: .original
+            case .none: originalLevel
+            }
         return (served, level)
     }
 

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -40,19 +43,23 @@ struct ImageServiceResponder: HTTPResponder {
         let bodyBytes = request.method == .head ? 0 : response.body.contentLength ?? 0
         let duration = ContinuousClock.now - start
         service.metrics.recordResponse(status: response.status.code, duration: duration, bodyBytes: bodyBytes)
-        logger.info("\(request.method) \(request.uri.path.prefix(300)) \(response.status.code)", metadata: [
-            "status": "\(response.status.code)",
-            "bytes": "\(bodyBytes)",
-            "ms": "\(String(format: "%.2f", Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000))",
-            "cache": "\(level?.rawValue ?? "-")",
-        ])
+        logger.info(
+            "\(request.method) \(request.uri.path.prefix(300)) \(response.status.code)",
+            metadata: [
+                "status": "\(response.status.code)",
+                "bytes": "\(bodyBytes)",
+                "ms":
+                    "\(String(format: "%.2f", Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000))",
+                "cache": "\(level?.rawValue ?? "-")",
+            ])
         return response
     }
 
     private func answer(_ request: Request) async throws(ServiceError) -> (Response, ServiceMetrics.ResultLevel?) {
         guard request.method == .get || request.method == .head else {
-            throw ServiceError(.methodNotAllowed, "\(request.method) is not served: use GET or HEAD", closes: false,
-                               extraHeaders: [.allow: "GET, HEAD"])
+            throw ServiceError(
+                .methodNotAllowed, "\(request.method) is not served: use GET or HEAD", closes: false,
+                extraHeaders: [.allow: "GET, HEAD"])
         }
         // A body would be drained after the answer, each chunk restarting the idle timer: refuse
         // it and close the connection instead.

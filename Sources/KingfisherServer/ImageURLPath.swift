@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// The parts of `/{signature}/{processing}/{source}[.{ext}]`, as sent.
@@ -37,7 +40,8 @@ public struct ImageURLPath: Sendable, Hashable {
         let segments = path.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
         // "", signature, processing, source
         guard segments.count == 4, segments[0].isEmpty, !segments[1].isEmpty, !segments[2].isEmpty, !segments[3].isEmpty,
-              !segments[3].contains("/") else {
+            !segments[3].contains("/")
+        else {
             throw Problem(description: "no such page: image URLs are /SIGNATURE/PROCESSING/SOURCE[.EXT]")
         }
         signature = segments[1]
@@ -72,7 +76,8 @@ public struct ImageURLPath: Sendable, Hashable {
             throw Problem(description: "the source segment is not base64url without padding")
         }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host?.isEmpty == false else {
+            url.host?.isEmpty == false
+        else {
             throw Problem(description: "the source '\(text.prefix(200))' is not an absolute http or https URL")
         }
         return Decoded(processing: processing, source: url, format: format)
@@ -81,9 +86,10 @@ public struct ImageURLPath: Sendable, Hashable {
     /// The path for `source` with `processing` (`nil` for none) and `format` (`nil` to
     /// negotiate), signed by `signer`, or with `unsafe` when `signer` is `nil`.
     public static func make(source: URL, processing: String?, format: OutputFormat?, signer: URLSigner?) -> String {
-        let encodedProcessing = processing.map {
-            $0.addingPercentEncoding(withAllowedCharacters: processingAllowed) ?? $0
-        } ?? "-"
+        let encodedProcessing =
+            processing.map {
+                $0.addingPercentEncoding(withAllowedCharacters: processingAllowed) ?? $0
+            } ?? "-"
         let ext = format.map { ".\($0.rawValue)" } ?? ""
         let signed = "/\(encodedProcessing)/\(Base64URL.encode(Data(source.absoluteString.utf8)))\(ext)"
         return "/\(signer?.signature(forPath: signed) ?? "unsafe")\(signed)"

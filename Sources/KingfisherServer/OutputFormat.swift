@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Kingfisher
 
 /// A format the service can answer in: the `.{ext}` of an image URL, or what `Accept`
@@ -39,8 +42,10 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable {
 
     /// The output for a source decoded from `format`: the same format when this build can
     /// write it (`encodable`), else PNG for images with alpha and JPEG for opaque ones.
-    static func matching(source format: ImageFileFormat, hasAlpha: Bool,
-                         encodable: (OutputFormat) -> Bool = { $0.canEncode }) -> OutputFormat {
+    static func matching(
+        source format: ImageFileFormat, hasAlpha: Bool,
+        encodable: (OutputFormat) -> Bool = { $0.canEncode }
+    ) -> OutputFormat {
         let fallback: OutputFormat = hasAlpha ? .png : .jpg
         guard let same = allCases.first(where: { $0.fileFormat == format }), encodable(same) else { return fallback }
         return same

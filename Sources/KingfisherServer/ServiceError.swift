@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import HTTPTypes
 import Kingfisher
@@ -16,8 +19,10 @@ struct ServiceError: Error, Sendable {
     /// Headers the status calls for (`Allow` for `405`).
     var extraHeaders: [HTTPField.Name: String]
 
-    init(_ status: HTTPResponse.Status, _ message: String, retryAfter: Int? = nil, closes: Bool = false,
-         extraHeaders: [HTTPField.Name: String] = [:]) {
+    init(
+        _ status: HTTPResponse.Status, _ message: String, retryAfter: Int? = nil, closes: Bool = false,
+        extraHeaders: [HTTPField.Name: String] = [:]
+    ) {
         self.status = status
         // One line, whatever the underlying error printed.
         self.message = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
@@ -32,14 +37,16 @@ extension ServiceError {
     ///
     /// - Parameter redirectRefusal: Checks where a declined redirect pointed: a `3xx` left as the
     ///   answer is the source policy refusing the redirect (`403`).
-    static func retrieving(_ source: URL, failedWith error: KingfisherError, redirectRefusal: (URL) async -> String?) async -> ServiceError {
+    static func retrieving(_ source: URL, failedWith error: KingfisherError, redirectRefusal: (URL) async -> String?) async -> ServiceError
+    {
         let url = source.absoluteString.prefix(300)
         switch error {
         case .responseError(reason: .invalidHTTPStatusCode(let response)):
             let code = response.statusCode
             if (300..<400).contains(code), let location = response.value(forHTTPHeaderField: "Location"),
-               let target = URL(string: location, relativeTo: response.url)?.absoluteURL,
-               let refusal = await redirectRefusal(target) {
+                let target = URL(string: location, relativeTo: response.url)?.absoluteURL,
+                let refusal = await redirectRefusal(target)
+            {
                 return ServiceError(.forbidden, "refused to follow a redirect from \(url): \(refusal)")
             }
             if code == 404 || code == 410 { return ServiceError(.notFound, "the source \(url) answered \(code)") }

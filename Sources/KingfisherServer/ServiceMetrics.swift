@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Prometheus
 
 /// The service's Prometheus metrics, in a registry of its own (several services in one process,
@@ -35,41 +38,53 @@ final class ServiceMetrics: Sendable {
 
     init() {
         latency = registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(namespace: "kf", metricName: "request_duration", unitName: "seconds",
-                                             helpText: "Time from request to response head, by request."),
-            buckets: [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-                      .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
-                      .seconds(2.5), .seconds(5), .seconds(10)])
-        bytesOut = registry.makeCounter(descriptor: MetricNameDescriptor(
-            namespace: "kf", metricName: "response_body_bytes", unitName: "total", helpText: "Bytes of response bodies sent."))
+            descriptor: MetricNameDescriptor(
+                namespace: "kf", metricName: "request_duration", unitName: "seconds",
+                helpText: "Time from request to response head, by request."),
+            buckets: [
+                .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+                .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+                .seconds(2.5), .seconds(5), .seconds(10),
+            ])
+        bytesOut = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "kf", metricName: "response_body_bytes", unitName: "total", helpText: "Bytes of response bodies sent."))
         var levels: [ResultLevel: Counter] = [:]
         for level in ResultLevel.allCases {
             levels[level] = registry.makeCounter(
-                descriptor: MetricNameDescriptor(namespace: "kf", metricName: "results", unitName: "total",
-                                                 helpText: "Image results, by where they came from."),
+                descriptor: MetricNameDescriptor(
+                    namespace: "kf", metricName: "results", unitName: "total",
+                    helpText: "Image results, by where they came from."),
                 labels: [("level", level.rawValue)])
         }
         self.levels = levels
-        fetches = registry.makeCounter(descriptor: MetricNameDescriptor(
-            namespace: "kf", metricName: "source_fetches", unitName: "total", helpText: "Source downloads that ended."))
-        fetchFailures = registry.makeCounter(descriptor: MetricNameDescriptor(
-            namespace: "kf", metricName: "source_fetch_failures", unitName: "total", helpText: "Source downloads that failed."))
-        rejected = registry.makeCounter(descriptor: MetricNameDescriptor(
-            namespace: "kf", metricName: "queue_rejections", unitName: "total", helpText: "Requests answered 503: the queue was full."))
-        processingRuns = registry.makeCounter(descriptor: MetricNameDescriptor(
-            namespace: "kf", metricName: "processing_runs", unitName: "total",
-            helpText: "Results made: retrieved (from the source or a cache), processed and encoded."))
-        queueDepth = registry.makeGauge(descriptor: MetricNameDescriptor(
-            namespace: "kf", metricName: "queue_depth", unitName: "requests", helpText: "Requests waiting for a processing slot."))
-        busySlots = registry.makeGauge(descriptor: MetricNameDescriptor(
-            namespace: "kf", metricName: "processing_slots_busy", unitName: "slots", helpText: "Processing slots in use."))
+        fetches = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "kf", metricName: "source_fetches", unitName: "total", helpText: "Source downloads that ended."))
+        fetchFailures = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "kf", metricName: "source_fetch_failures", unitName: "total", helpText: "Source downloads that failed."))
+        rejected = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "kf", metricName: "queue_rejections", unitName: "total", helpText: "Requests answered 503: the queue was full."))
+        processingRuns = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "kf", metricName: "processing_runs", unitName: "total",
+                helpText: "Results made: retrieved (from the source or a cache), processed and encoded."))
+        queueDepth = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "kf", metricName: "queue_depth", unitName: "requests", helpText: "Requests waiting for a processing slot."))
+        busySlots = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "kf", metricName: "processing_slots_busy", unitName: "slots", helpText: "Processing slots in use."))
     }
 
     /// Counts an answer with `status`, its latency and its body size.
     func recordResponse(status: Int, duration: Duration, bodyBytes: Int) {
         registry.makeCounter(
-            descriptor: MetricNameDescriptor(namespace: "kf", metricName: "requests", unitName: "total",
-                                             helpText: "Requests answered, by status."),
+            descriptor: MetricNameDescriptor(
+                namespace: "kf", metricName: "requests", unitName: "total",
+                helpText: "Requests answered, by status."),
             labels: [("status", String(status))]
         ).increment()
         latency.record(duration)

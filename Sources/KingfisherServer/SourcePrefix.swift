@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// A prefix of source URLs (`https://images.example.com/public/`), matched by its parts, never as
@@ -19,8 +22,9 @@ struct SourcePrefix: Sendable, Hashable, CustomStringConvertible {
 
     init(_ text: String) throws(Invalid) {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = url.host?.lowercased(), !host.isEmpty, url.user == nil, url.query == nil, url.fragment == nil,
-              let parts = Self.parts(of: url) else {
+            let host = url.host?.lowercased(), !host.isEmpty, url.user == nil, url.query == nil, url.fragment == nil,
+            let parts = Self.parts(of: url)
+        else {
             throw Invalid(description: "'\(text)' is not a source prefix: use scheme://host[:port][/path/]")
         }
         self.scheme = scheme
@@ -33,7 +37,8 @@ struct SourcePrefix: Sendable, Hashable, CustomStringConvertible {
     /// Whether `url` is under this prefix.
     func contains(_ url: URL) -> Bool {
         guard url.scheme?.lowercased() == scheme, url.host?.lowercased() == host, let parts = Self.parts(of: url),
-              parts.port == port else { return false }
+            parts.port == port
+        else { return false }
         return parts.path.hasPrefix(path) || parts.path + "/" == path
     }
 

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Kingfisher
 
 /// A fixed number of slots for work, and a bounded line of callers waiting for one: past the
@@ -54,7 +57,11 @@ final class WorkSlots: Sendable {
     var busy: Int { state.withLock { slotCount - $0.free } }
 
     private func acquire() async throws {
-        enum Decision { case run, wait(UInt64), full }
+        enum Decision {
+            case run
+            case wait(UInt64)
+            case full
+        }
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID

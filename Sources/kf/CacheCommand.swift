@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import ArgumentParser
 import Foundation
 import Kingfisher
@@ -67,7 +70,8 @@ struct CacheReport: Encodable {
 }
 
 struct CacheInfo: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "info", abstract: "Print the path, file count, total bytes and expired count.")
+    static let configuration = CommandConfiguration(
+        commandName: "info", abstract: "Print the path, file count, total bytes and expired count.")
     @OptionGroup var options: CacheCommandOptions
 
     func run() throws {

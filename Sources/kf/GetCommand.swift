@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import ArgumentParser
 import Foundation
 import Kingfisher
@@ -61,8 +64,9 @@ struct GetCommand: AsyncParsableCommand {
         let start = ContinuousClock.now
         let result: RetrieveImageResult
         do {
-            result = try await KingfisherManager(downloader: .default, cache: cache).retrieveImage(with: imageSource(from: source),
-                                                                                                   options: options)
+            result = try await KingfisherManager(downloader: .default, cache: cache).retrieveImage(
+                with: imageSource(from: source),
+                options: options)
         } catch let error as KingfisherError {
             exitWithError(failureLine(error, source: source), status: exitStatus(for: error))
         }
@@ -77,13 +81,16 @@ struct GetCommand: AsyncParsableCommand {
             }
         }
         let data = result.data()
-        let report = Report(cacheType: Self.name(of: result.cacheType), width: image.pixelWidth, height: image.pixelHeight,
-                            format: Self.name(of: image.format), bytes: data?.count ?? 0,
-                            dataFormat: Self.name(of: data?.kf.imageFileFormat ?? .unknown), ms: (ms * 10).rounded() / 10)
+        let report = Report(
+            cacheType: Self.name(of: result.cacheType), width: image.pixelWidth, height: image.pixelHeight,
+            format: Self.name(of: image.format), bytes: data?.count ?? 0,
+            dataFormat: Self.name(of: data?.kf.imageFileFormat ?? .unknown), ms: (ms * 10).rounded() / 10)
         if json {
             try printJSON(report)
         } else {
-            print("\(report.cacheType)  \(report.width)x\(report.height)  from \(report.format)  \(report.bytes) bytes of \(report.dataFormat)  \(report.ms) ms")
+            print(
+                "\(report.cacheType)  \(report.width)x\(report.height)  from \(report.format)  \(report.bytes) bytes of \(report.dataFormat)  \(report.ms) ms"
+            )
         }
     }
 

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import ArgumentParser
 import Foundation
 import Kingfisher
@@ -46,7 +49,8 @@ struct InfoCommand: ParsableCommand {
         if json {
             try printJSON(report)
         } else {
-            print("""
+            print(
+                """
                 format:      \(report.format)
                 size:        \(report.width)x\(report.height)
                 frames:      \(report.frames)

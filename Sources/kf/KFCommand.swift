@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import ArgumentParser
 import Foundation
 import Kingfisher
@@ -8,8 +11,10 @@ struct KFCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kf",
         abstract: "Kingfisher for Linux: fetch, cache, inspect, process and encode images.",
-        subcommands: [GetCommand.self, PrefetchCommand.self, InfoCommand.self, ProcessCommand.self, CacheCommand.self,
-                      ServeCommand.self, URLCommand.self]
+        subcommands: [
+            GetCommand.self, PrefetchCommand.self, InfoCommand.self, ProcessCommand.self, CacheCommand.self,
+            ServeCommand.self, URLCommand.self,
+        ]
     )
 }
 

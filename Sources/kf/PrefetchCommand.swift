@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import ArgumentParser
 import Foundation
 import Kingfisher
@@ -55,16 +58,18 @@ struct PrefetchCommand: AsyncParsableCommand {
         }
         let cache = retrieval.openCache()
         let printer = ProgressPrinter(total: lines.count, live: isatty(STDERR_FILENO) == 1)
-        let prefetcher = ImagePrefetcher(sources: lines.map(imageSource(from:)), options: try retrieval.options(cache: cache),
-                                         progressBlock: { skipped, failed, completed in
-                                             printer.update(done: skipped.count + failed.count + completed.count)
-                                         })
+        let prefetcher = ImagePrefetcher(
+            sources: lines.map(imageSource(from:)), options: try retrieval.options(cache: cache),
+            progressBlock: { skipped, failed, completed in
+                printer.update(done: skipped.count + failed.count + completed.count)
+            })
         prefetcher.maxConcurrentDownloads = concurrency
         let summary = await prefetcher.run()
         printer.finish()
         let failures = zip(summary.failed, summary.failureReasons).map { source, reason in
             let name = Self.name(source)
-            return Report.Failure(source: name, reason: reason.map { failureLine($0, source: name) } ?? "\(name): stopped before it started")
+            return Report.Failure(
+                source: name, reason: reason.map { failureLine($0, source: name) } ?? "\(name): stopped before it started")
         }
         if json {
             try printJSON(Report(completed: summary.completed.map(Self.name), skipped: summary.skipped.map(Self.name), failed: failures))

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import ArgumentParser
 import Foundation
 import Kingfisher
@@ -67,10 +70,12 @@ struct ProcessCommand: ParsableCommand {
         let data = readInput(input)
         let encoded: Data
         do {
-            let context = ImageProcessingContext(imageCreatingOptions: ImageCreatingOptions(maxPixelCount: maxPixels, preserveColorProfile: keepColorProfile))
+            let context = ImageProcessingContext(
+                imageCreatingOptions: ImageCreatingOptions(maxPixelCount: maxPixels, preserveColorProfile: keepColorProfile))
             let image = try imageProcessor.process(.data(data), in: context)
-            encoded = try image.encoded(as: outputFormat, compressionQuality: quality,
-                                        lossless: [.WebP, .AVIF].contains(outputFormat) && quality >= 1)
+            encoded = try image.encoded(
+                as: outputFormat, compressionQuality: quality,
+                lossless: [.WebP, .AVIF].contains(outputFormat) && quality >= 1)
         } catch {
             exitWithError("\(input): \(String(describing: error).split(separator: "\n")[0])", status: ExitStatus.refusedInput)
         }

@@ -1,8 +1,12 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import ArgumentParser
 import Foundation
 import Kingfisher
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The cache and network flags `kf get` and `kf prefetch` share, turned into Kingfisher options.
@@ -35,7 +39,10 @@ struct RetrievalOptions: ParsableArguments {
     @Option(help: "Days until cached files expire, or 'never' (default: the cache's, 7 days).")
     var diskExpiration: String?
 
-    @Flag(help: "Follow the origin's HTTP caching headers (RFC 9111): use a cached image while fresh, then revalidate it (If-None-Match / If-Modified-Since; a 304 downloads nothing); never write no-store responses to disk.")
+    @Flag(
+        help:
+            "Follow the origin's HTTP caching headers (RFC 9111): use a cached image while fresh, then revalidate it (If-None-Match / If-Modified-Since; a 304 downloads nothing); never write no-store responses to disk."
+    )
     var httpCache = false
 
     func validate() throws {
@@ -64,11 +71,13 @@ struct RetrievalOptions: ParsableArguments {
         if let strategy = try retryStrategy() { options.append(.retryStrategy(strategy)) }
         let headers = try headers()
         if !headers.isEmpty {
-            options.append(.requestModifier(AnyModifier { request in
-                var request = request
-                for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-                return request
-            }))
+            options.append(
+                .requestModifier(
+                    AnyModifier { request in
+                        var request = request
+                        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+                        return request
+                    }))
         }
         if let expiration = try expiration() { options.append(.diskCacheExpiration(expiration)) }
         if httpCache { options.append(.httpCachePolicy(.followHeaders)) }
@@ -79,7 +88,8 @@ struct RetrievalOptions: ParsableArguments {
         guard let retry else { return nil }
         let parts = retry.split(separator: ",", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let count = Int(parts[0]), count >= 0,
-              let seconds = parts.count == 2 ? Double(parts[1]) : 3, seconds >= 0 else {
+            let seconds = parts.count == 2 ? Double(parts[1]) : 3, seconds >= 0
+        else {
             throw ValidationError("--retry takes N or N,SECONDS, e.g. '2,0.5'")
         }
         return DelayRetryStrategy(maxRetryCount: count, retryInterval: .seconds(seconds))
@@ -90,8 +100,10 @@ struct RetrievalOptions: ParsableArguments {
             guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
                 throw ValidationError("--header takes 'Name: value', got '\(line)'")
             }
-            return (String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            return (
+                String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            )
         }
     }
 

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import ArgumentParser
 import Foundation
 import KingfisherServer
@@ -32,7 +35,8 @@ struct ServeCommand: AsyncParsableCommand {
     var allowUnsigned = false
     @Flag(help: "Allow sources on loopback, private and link-local addresses.")
     var allowPrivateNetworks = false
-    @Option(name: .customLong("allowed-source"), help: "Only fetch sources starting with this prefix (repeatable; default: any http(s) URL).")
+    @Option(
+        name: .customLong("allowed-source"), help: "Only fetch sources starting with this prefix (repeatable; default: any http(s) URL).")
     var allowedSources: [String] = []
     @Option(name: .customLong("trusted-private-source"), help: "Sources under this prefix may be on a private network (repeatable).")
     var trustedPrivateSources: [String] = []
@@ -65,7 +69,10 @@ struct ServeCommand: AsyncParsableCommand {
     var maxProcessingSteps: Int?
     @Option(help: "JPEG, WebP and AVIF quality, 1-100 (default: \(defaults.quality)).")
     var quality: Int?
-    @Option(help: "Formats Accept may pick, in order, comma-separated; '' for none (default: \(defaults.negotiatedFormats.joined(separator: ","))).")
+    @Option(
+        help:
+            "Formats Accept may pick, in order, comma-separated; '' for none (default: \(defaults.negotiatedFormats.joined(separator: ",")))."
+    )
     var negotiate: String?
     @Option(help: "Cache-Control max-age of results, in seconds (default: \(defaults.maxAge)).")
     var maxAge: Int?
@@ -77,13 +84,22 @@ struct ServeCommand: AsyncParsableCommand {
     var diskCacheBytes: Int?
     @Option(help: "Days results and originals stay on disk (default: \(defaults.diskCacheDays)).")
     var diskCacheDays: Int?
-    @Option(help: "Seconds a client connection may idle or trickle its request before it is closed (default: \(Int(defaults.clientIdleTimeout))).")
+    @Option(
+        help:
+            "Seconds a client connection may idle or trickle its request before it is closed (default: \(Int(defaults.clientIdleTimeout)))."
+    )
     var clientIdleTimeout: Double?
-    @Option(help: "A Redis server shared by several nodes, redis://HOST[:PORT]: results are kept there and each is made by one node (default: none).")
+    @Option(
+        help:
+            "A Redis server shared by several nodes, redis://HOST[:PORT]: results are kept there and each is made by one node (default: none)."
+    )
     var redis: String?
     @Option(help: "The prefix of the service's Redis keys (default: \(defaults.redisPrefix)).")
     var redisPrefix: String?
-    @Option(help: "Seconds a node's claim to make a result lives unrenewed, the longest a dead node delays others (default: \(Int(defaults.leaseSeconds))).")
+    @Option(
+        help:
+            "Seconds a node's claim to make a result lives unrenewed, the longest a dead node delays others (default: \(Int(defaults.leaseSeconds)))."
+    )
     var leaseSeconds: Double?
 
     func run() async throws {

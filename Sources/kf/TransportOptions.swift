@@ -1,11 +1,16 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import ArgumentParser
 import Foundation
 import Kingfisher
 
 /// The proxy and TLS flags of `kf get` and `kf prefetch`, turned into the downloader's transport.
 struct TransportOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Proxy for http and https URLs, 'http://[user:password@]host[:port]', or 'none' (default: http_proxy, https_proxy and no_proxy from the environment; no_proxy also applies to --proxy).",
-                               valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Proxy for http and https URLs, 'http://[user:password@]host[:port]', or 'none' (default: http_proxy, https_proxy and no_proxy from the environment; no_proxy also applies to --proxy).",
+            valueName: "url"))
     var proxy: String?
 
     @Option(help: ArgumentHelp("PEM file of certificate authorities trusted in addition to the system's.", valueName: "path"))
@@ -17,8 +22,10 @@ struct TransportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("PEM private key of --cert (default: read from the --cert file).", valueName: "path"))
     var key: String?
 
-    @Option(help: ArgumentHelp("Accept from HOST only a certificate with this public key, 'HOST=sha256//BASE64' (repeatable; self-signed certificates pass).",
-                               valueName: "host=sha256//base64"))
+    @Option(
+        help: ArgumentHelp(
+            "Accept from HOST only a certificate with this public key, 'HOST=sha256//BASE64' (repeatable; self-signed certificates pass).",
+            valueName: "host=sha256//base64"))
     var pin: [String] = []
 
     func validate() throws {

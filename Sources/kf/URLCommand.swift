@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import ArgumentParser
 import Foundation
 import KingfisherServer
@@ -20,7 +23,8 @@ struct URLCommand: ParsableCommand {
 
     func run() throws {
         guard let url = URL(string: source), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              url.host?.isEmpty == false else {
+            url.host?.isEmpty == false
+        else {
             exitWithError("\(source) is not an http or https URL", status: 64)
         }
         var output: OutputFormat?
@@ -32,7 +36,9 @@ struct URLCommand: ParsableCommand {
         }
         // An empty key is no key, as kf serve reads it.
         let signingKey = (key ?? ProcessInfo.processInfo.environment["KF_SERVE_KEY"]).flatMap { $0.isEmpty ? nil : $0 }
-        print(ImageURLPath.make(source: url, processing: processor, format: output,
-                                signer: signingKey.map(URLSigner.init(key:))))
+        print(
+            ImageURLPath.make(
+                source: url, processing: processor, format: output,
+                signer: signingKey.map(URLSigner.init(key:))))
     }
 }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Kingfisher
 
@@ -36,7 +39,9 @@ func key(_ k: Int) -> String { "https://example.com/images/\(k).png" }
 func expectedPixels(key k: Int, version: Int) -> [UInt8] {
     var state = UInt64(k) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(version) &+ 1
     var pixels = [UInt8](repeating: 255, count: side * side * 4)
-    pixels[0] = UInt8(k % 256); pixels[1] = UInt8(version % 256); pixels[2] = UInt8(version / 256)
+    pixels[0] = UInt8(k % 256)
+    pixels[1] = UInt8(version % 256)
+    pixels[2] = UInt8(version / 256)
     for i in 1..<(side * side) {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         pixels[i * 4] = UInt8(truncatingIfNeeded: state >> 24)
@@ -85,7 +90,8 @@ case "write":
     }
     print("writes=\(writes)")
 case "read":
-    var reads = 0, hits = 0
+    var reads = 0
+    var hits = 0
     while Date() < deadline {
         let k = Int.random(in: 0..<keys)
         reads += 1

@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -52,7 +56,8 @@ import Testing
     /// A megapixel encodes in well under a second on two cores at ``AVIFEncoder/speed`` (the bound
     /// leaves room for a loaded machine; the time is printed).
     @Test func megapixelEncodesQuickly() throws {
-        let width = 1200, height = 860
+        let width = 1200
+        let height = 860
         var pixels = [UInt8](repeating: 255, count: width * height * 4)
         var generator = SeededGenerator(state: 7)
         for y in 0..<height {

@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import KingfisherImaging
 
 /// Animated PNG, and animations that keep their data and decode frames when asked.
@@ -34,7 +38,8 @@ import Testing
         }
         let preloaded = try KingfisherImage.decode(data: Self.data(entry.file), options: ImageCreatingOptions(preloadAll: true))
         #expect(preloaded.frames.map(\.pixels) == image.frames.map(\.pixels))
-        #expect(try KingfisherImage.decode(data: Self.data(entry.file), options: ImageCreatingOptions(onlyFirstFrame: true)).frameCount == 1)
+        #expect(
+            try KingfisherImage.decode(data: Self.data(entry.file), options: ImageCreatingOptions(onlyFirstFrame: true)).frameCount == 1)
     }
 
     /// Frames asked for out of order: going back restarts the reader, and the window answers
@@ -51,7 +56,9 @@ import Testing
         let entry = try #require(Self.entries.first { $0.file.contains("previous") })
         let apng = try KingfisherImage.decode(data: Self.data(entry.file))
         for index in [3, 1, 0, 2] {
-            #expect(try maxVisibleDifference(apng.frame(at: index).pixels, KingfisherImage.decode(data: Self.data(entry.refs[index])).pixels) <= 1)
+            #expect(
+                try maxVisibleDifference(apng.frame(at: index).pixels, KingfisherImage.decode(data: Self.data(entry.refs[index])).pixels)
+                    <= 1)
         }
     }
 
@@ -66,7 +73,8 @@ import Testing
         // Resized frame by frame; the result is what resizing every frame up front gives.
         let resized = image.kf.resize(to: CGSize(width: 32, height: 24))
         #expect(resized.frameCount == 60)
-        let eager = try KingfisherImage.decode(data: gif, options: ImageCreatingOptions(preloadAll: true)).kf.resize(to: CGSize(width: 32, height: 24))
+        let eager = try KingfisherImage.decode(data: gif, options: ImageCreatingOptions(preloadAll: true)).kf.resize(
+            to: CGSize(width: 32, height: 24))
         #expect(try resized.frame(at: 59).pixels == eager.frame(at: 59).pixels)
         let encoded = try KingfisherImage.decode(data: resized.encoded(as: .GIF))
         #expect(encoded.frameCount == 60 && encoded.pixelWidth == 32)
@@ -77,7 +85,7 @@ import Testing
         // The second fcTL's x offset (its data: sequence, width, height, x, y, ...).
         let fcTL = Array("fcTL".utf8)
         let second = try #require((0..<bytes.count - 4).filter { Array(bytes[$0..<$0 + 4]) == fcTL }.dropFirst().first)
-        bytes[second + 4 + 12 ..< second + 4 + 16] = [0, 0, 0x10, 0]
+        bytes[second + 4 + 12..<second + 4 + 16] = [0, 0, 0x10, 0]
         let reason = codingErrorReason { _ = try KingfisherImage.decode(data: Data(bytes)) }
         guard case .corruptedData(.PNG, let detail)? = reason else {
             Issue.record("expected corruptedData, got \(String(describing: reason))")
@@ -101,9 +109,13 @@ import Testing
 
     static func animation(frames count: Int, width: Int, height: Int) -> KingfisherImage {
         let frames = (0..<count).map { index in
-            ImageFrame(pixels: (0..<(width * height)).flatMap { pixel -> [UInt8] in
-                [UInt8(truncatingIfNeeded: pixel &+ index * 7), UInt8(truncatingIfNeeded: index * 11), UInt8(truncatingIfNeeded: pixel / width * 5), 255]
-            }, duration: 0.05)
+            ImageFrame(
+                pixels: (0..<(width * height)).flatMap { pixel -> [UInt8] in
+                    [
+                        UInt8(truncatingIfNeeded: pixel &+ index * 7), UInt8(truncatingIfNeeded: index * 11),
+                        UInt8(truncatingIfNeeded: pixel / width * 5), 255,
+                    ]
+                }, duration: 0.05)
         }
         return KingfisherImage(width: width, height: height, frames: frames, hasAlpha: false)
     }

@@ -1,8 +1,13 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A `401` answered by the downloader's ``AuthenticationChallengeResponsible``, once.
@@ -17,8 +22,11 @@ import FoundationNetworking
             self.password = password
         }
 
-        func downloader(_ downloader: ImageDownloader, task: DownloadTask?, didReceive challenge: URLAuthenticationChallenge) async
-            -> (URLSession.AuthChallengeDisposition, URLCredential?) {
+        func downloader(
+            _ downloader: ImageDownloader, task: DownloadTask?, didReceive challenge: URLAuthenticationChallenge
+        ) async
+            -> (URLSession.AuthChallengeDisposition, URLCredential?)
+        {
             let space = challenge.protectionSpace
             seen.withLock { $0.append((space.realm, space.authenticationMethod, challenge.previousFailureCount)) }
             return (.useCredential, URLCredential(user: user, password: password, persistence: .forSession))
@@ -63,7 +71,9 @@ import FoundationNetworking
     @Test func withoutAResponderA401Fails() async throws {
         try await withTestHTTPServer { server in
             let path = "/auth/ann:s3cret/photo.png"
-            await #expect(throws: KingfisherError.self) { _ = try await ImageDownloader(name: "auth").downloadImage(with: server.url(path)) }
+            await #expect(throws: KingfisherError.self) {
+                _ = try await ImageDownloader(name: "auth").downloadImage(with: server.url(path))
+            }
             #expect(server.statuses(path) == [401])
         }
     }

@@ -1,6 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import KingfisherFuzzTargets
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -28,13 +32,15 @@ import Testing
         // (the conversion to sRGB is ColorManagementTests' business).
         let image = try KingfisherImage.decode(data: data, options: ImageCreatingOptions(preserveColorProfile: true))
         let reference = try KingfisherImage.decode(data: BMFFFixtures.data(entry.reference))
-        #expect(image.pixelWidth == entry.width && image.pixelHeight == entry.height,
-                "\(entry.file): \(image.pixelWidth)x\(image.pixelHeight)")
+        #expect(
+            image.pixelWidth == entry.width && image.pixelHeight == entry.height,
+            "\(entry.file): \(image.pixelWidth)x\(image.pixelHeight)")
         guard image.pixelWidth == reference.pixelWidth && image.pixelHeight == reference.pixelHeight else { return }
         let quality = psnr(image.pixels, reference.pixels)
         #expect(quality >= entry.minPSNR, "\(entry.file): \(quality) dB")
         #expect(image.hasAlpha == entry.alpha)
-        let alphaDifference = stride(from: 3, to: image.pixels.count, by: 4)
+        let alphaDifference =
+            stride(from: 3, to: image.pixels.count, by: 4)
             .map { abs(Int(image.pixels[$0]) - Int(reference.pixels[$0])) }.max() ?? 0
         #expect(alphaDifference <= 1, "\(entry.file): alpha off by \(alphaDifference)")
         if !entry.alpha { #expect(PixelOps.isOpaque(image.pixels)) }
@@ -64,14 +70,16 @@ import Testing
         for maxPixelSize in [1, 17, 40] {
             let image = try KingfisherImage.downsampled(data: data, maxPixelSize: maxPixelSize)
             let expected = DownsamplingTarget.fit(width: entry.width, height: entry.height, maxPixelSize: maxPixelSize)
-            #expect(image.pixelWidth == expected.width && image.pixelHeight == expected.height,
-                    "\(entry.file) at \(maxPixelSize): \(image.pixelWidth)x\(image.pixelHeight)")
+            #expect(
+                image.pixelWidth == expected.width && image.pixelHeight == expected.height,
+                "\(entry.file) at \(maxPixelSize): \(image.pixelWidth)x\(image.pixelHeight)")
             #expect(image.hasAlpha == entry.alpha)
             #expect(image.originalData == nil)
             if maxPixelSize == 40 {
                 // Upright like the full decode: the same pixels, resampled.
-                let resampled = Resampler.resize(full.pixels, width: full.pixelWidth, height: full.pixelHeight,
-                                                 to: expected.width, expected.height, hasAlpha: full.hasAlpha)
+                let resampled = Resampler.resize(
+                    full.pixels, width: full.pixelWidth, height: full.pixelHeight,
+                    to: expected.width, expected.height, hasAlpha: full.hasAlpha)
                 #expect(psnr(image.pixels, resampled) > 40, "\(entry.file)")
             }
         }
@@ -191,8 +199,9 @@ import Testing
         for turns in 0..<4 {
             for mirror in [nil, HEIFTransform.Mirror.topBottom, .leftRight] {
                 let orientation = HEIFTransform(anticlockwiseQuarterTurns: turns, mirror: mirror).orientation
-                #expect(orientation.apply(to: pixels, width: 3, height: 2).pixels == turnedThenMirrored(turns, mirror),
-                        "irot \(turns), imir \(String(describing: mirror)) as \(orientation)")
+                #expect(
+                    orientation.apply(to: pixels, width: 3, height: 2).pixels == turnedThenMirrored(turns, mirror),
+                    "irot \(turns), imir \(String(describing: mirror)) as \(orientation)")
             }
         }
     }

@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -27,8 +31,10 @@ import Testing
     }
 
     /// Every prefix of every fixture of each format either decodes or fails with a coding error.
-    @Test(arguments: ["photo_baseline_420.jpg", "photo_progressive.jpg", "png_rgba_8_adam7.png", "photo.png",
-                      "gif_disposal_background.gif", "photo_lossy.webp", "photo_lossless.webp", "webp_animated.webp"])
+    @Test(arguments: [
+        "photo_baseline_420.jpg", "photo_progressive.jpg", "png_rgba_8_adam7.png", "photo.png",
+        "gif_disposal_background.gif", "photo_lossy.webp", "photo_lossless.webp", "webp_animated.webp",
+    ])
     func truncatedFilesAreRefused(_ file: String) throws {
         let data = try Fixtures.data(file)
         let format = data.kf.imageFileFormat
@@ -52,9 +58,12 @@ import Testing
     /// from the decode-heic fuzzer, is a 64x48 HEIC whose grid declares 16384 x 21044: libheif 1.15
     /// composed that canvas (2.4 GB) unchecked. Then HEIC, AVIF and JPEG XL headers claiming
     /// 16000 x 16000 pixels or more (Fixtures/bmff).
-    @Test(arguments: ["png_100000x100000.png", "jpeg_65000x65000.jpg", "gif_huge_screen.gif", "webp_huge.webp",
-                      "fuzz/decode/webp-animation-huge-canvas", "fuzz/decode-heic/grid-canvas-behind-iloc-index-size"]
-                     + BMFFFixtures.huge.map { "bmff/" + $0 })
+    @Test(
+        arguments: [
+            "png_100000x100000.png", "jpeg_65000x65000.jpg", "gif_huge_screen.gif", "webp_huge.webp",
+            "fuzz/decode/webp-animation-huge-canvas", "fuzz/decode-heic/grid-canvas-behind-iloc-index-size",
+        ]
+            + BMFFFixtures.huge.map { "bmff/" + $0 })
     func decompressionBombsAreRefusedFromTheHeader(_ file: String) throws {
         let data = try Fixtures.data(file)
         let reason = codingErrorReason { _ = try KingfisherImage.decode(data: data) }
@@ -79,7 +88,8 @@ import Testing
     @Test func pixelLimitIsASetting() throws {
         let data = try Fixtures.data("photo.png")  // 190 x 127
         let small = ImageCreatingOptions(maxPixelCount: 190 * 127 - 1)
-        #expect(codingErrorReason { _ = try KingfisherImage.decode(data: data, options: small) }
+        #expect(
+            codingErrorReason { _ = try KingfisherImage.decode(data: data, options: small) }
                 == .tooManyPixels(format: .PNG, width: 190, height: 127, frameCount: 1, limit: 190 * 127 - 1))
         #expect(try KingfisherImage.decode(data: data, options: ImageCreatingOptions(maxPixelCount: 190 * 127)).pixelWidth == 190)
     }
@@ -87,21 +97,27 @@ import Testing
     /// The pixel limit is per frame; what an animation holds at once is bounded by the
     /// decoded-bytes limit, which refuses an animation decoded up front from its header.
     @Test func animationsAreLimitedPerFrameAndByTheBytesTheyHold() throws {
-        for (file, format, width, height) in [("webp_animated.webp", ImageFileFormat.WebP, 24, 16), ("gif_disposal_none.gif", .GIF, 20, 16)] {
+        for (file, format, width, height) in [
+            ("webp_animated.webp", ImageFileFormat.WebP, 24, 16), ("gif_disposal_none.gif", .GIF, 20, 16),
+        ] {
             let data = try Fixtures.data(file)  // 3 frames each
             let perFrame = ImageCreatingOptions(maxPixelCount: width * height - 1)
-            #expect(codingErrorReason { _ = try KingfisherImage.decode(data: data, options: perFrame) }
+            #expect(
+                codingErrorReason { _ = try KingfisherImage.decode(data: data, options: perFrame) }
                     == .tooManyPixels(format: format, width: width, height: height, frameCount: 1, limit: width * height - 1))
             let twoFrames = width * height * 4 * 2
             let onDemand = try KingfisherImage.decode(data: data, options: ImageCreatingOptions(maxDecodedByteCount: twoFrames))
             #expect(onDemand.frameCount == 3 && onDemand.frames.count == 3)
             let preloaded = ImageCreatingOptions(preloadAll: true, maxDecodedByteCount: twoFrames)
-            #expect(codingErrorReason { _ = try KingfisherImage.decode(data: data, options: preloaded) }
+            #expect(
+                codingErrorReason { _ = try KingfisherImage.decode(data: data, options: preloaded) }
                     == .tooManyPixels(format: format, width: width, height: height, frameCount: 3, limit: twoFrames / 4))
             // Through the options a manager passes on.
             let parsed = KingfisherParsedOptionsInfo([.preloadAllAnimationData, .maxDecodedByteCount(twoFrames)])
             #expect(DefaultImageProcessor.default.process(item: .data(data), options: parsed) == nil)
-            #expect(DefaultImageProcessor.default.process(item: .data(data), options: KingfisherParsedOptionsInfo([.preloadAllAnimationData])) != nil)
+            #expect(
+                DefaultImageProcessor.default.process(item: .data(data), options: KingfisherParsedOptionsInfo([.preloadAllAnimationData]))
+                    != nil)
         }
     }
 
@@ -118,9 +134,11 @@ import Testing
 /// Seeded random damage to real files of every format: every outcome is an image or a
 /// ImageCodingError, never a crash or another error type.
 @Suite(.timeLimit(.minutes(10))) struct MutatedInputTests {
-    @Test(arguments: ["photo_progressive.jpg", "orientation_6.jpg", "photo_cmyk.jpg", "png_palette_trns.png",
-                      "png_rgb_16_adam7.png", "gif_disposal_previous.gif", "gif_interlaced.gif",
-                      "photo_lossy.webp", "photo_lossless.webp", "webp_animated.webp"])
+    @Test(arguments: [
+        "photo_progressive.jpg", "orientation_6.jpg", "photo_cmyk.jpg", "png_palette_trns.png",
+        "png_rgb_16_adam7.png", "gif_disposal_previous.gif", "gif_interlaced.gif",
+        "photo_lossy.webp", "photo_lossless.webp", "webp_animated.webp",
+    ])
     func damagedFilesNeverCrash(_ file: String) throws {
         let original = try Fixtures.data(file)
         var random = SeededGenerator(state: UInt64(file.utf8.count) &* 7919)

@@ -1,11 +1,17 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
 /// The streaming area-average reduction used before the Lanczos pass of downsampled decodes.
 @Suite(.timeLimit(.minutes(10))) struct BoxReducerTests {
-    func reduce(_ pixels: [UInt8], width: Int, height: Int, factor: Int, hasAlpha: Bool,
-                channels: Int = 4) -> BoxReducer {
+    func reduce(
+        _ pixels: [UInt8], width: Int, height: Int, factor: Int, hasAlpha: Bool,
+        channels: Int = 4
+    ) -> BoxReducer {
         var reducer = BoxReducer(width: width, height: height, factor: factor, hasAlpha: hasAlpha, rowChannels: channels)
         pixels.withUnsafeBufferPointer { buffer in
             for y in 0..<height { reducer.add(row: buffer.baseAddress! + y * width * channels) }
@@ -47,7 +53,8 @@ import Testing
     @Test(arguments: [1, 3])
     func rowsWithFewerChannelsReduceAsTheirRGBAExpansion(channels: Int) {
         var random = SeededGenerator(state: UInt64(channels))
-        let width = 23, height = 17
+        let width = 23
+        let height = 17
         let source = (0..<(width * height * channels)).map { _ in UInt8.random(in: 0...255, using: &random) }
         let rgba = (0..<(width * height)).flatMap { index -> [UInt8] in
             let pixel = source[(index * channels)..<((index + 1) * channels)]

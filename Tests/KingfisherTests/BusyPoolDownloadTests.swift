@@ -1,8 +1,13 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Downloads whose caller code (a redirect handler or block, the delegate's response check, an
@@ -21,8 +26,10 @@ import FoundationNetworking
 
     /// Downloads `path` from `server` with `downloader` and `options` while the pool is held;
     /// returns the outcome, after checking that the pool was held throughout.
-    private func downloadWithPoolHeld(_ path: String, from server: TestHTTPServer, with downloader: ImageDownloader,
-                                      options: KingfisherOptionsInfo = []) async throws -> Result<ImageLoadingResult, any Error> {
+    private func downloadWithPoolHeld(
+        _ path: String, from server: TestHTTPServer, with downloader: ImageDownloader,
+        options: KingfisherOptionsInfo = []
+    ) async throws -> Result<ImageLoadingResult, any Error> {
         downloader.maxDownloadDuration = 20
         let url = server.url(path)
         let hold = try await withCooperativePoolHeld { () -> Result<ImageLoadingResult, any Error> in
@@ -51,8 +58,9 @@ import FoundationNetworking
                 seen.withLock { $0.append(response.statusCode) }
                 completionHandler(newRequest)
             }
-            let result = try await downloadWithPoolHeld("/redirect/2/photo.png", from: server, with: ImageDownloader(name: "busy-pool"),
-                                                        options: [.redirectHandler(handler)])
+            let result = try await downloadWithPoolHeld(
+                "/redirect/2/photo.png", from: server, with: ImageDownloader(name: "busy-pool"),
+                options: [.redirectHandler(handler)])
             #expect(try result.get().image.pixelWidth == 190)
             #expect(seen.withLock { $0 } == [302, 302])
         }
@@ -65,8 +73,9 @@ import FoundationNetworking
                 request.setValue("async", forHTTPHeaderField: "X-Redirected-By")
                 return request
             }
-            let result = try await downloadWithPoolHeld("/redirect/1/photo.png", from: server, with: ImageDownloader(name: "busy-pool"),
-                                                        options: [.redirectHandler(handler)])
+            let result = try await downloadWithPoolHeld(
+                "/redirect/1/photo.png", from: server, with: ImageDownloader(name: "busy-pool"),
+                options: [.redirectHandler(handler)])
             #expect(try result.get().image.pixelWidth == 190)
             #expect(server.headers("/image/photo.png")["x-redirected-by"] == "async")
         }
@@ -105,8 +114,9 @@ import FoundationNetworking
             }
         }
         try await withTestHTTPServer { server in
-            let result = try await downloadWithPoolHeld("/image/photo.png", from: server, with: ImageDownloader(name: "busy-pool"),
-                                                        options: [.requestModifier(Tagging())])
+            let result = try await downloadWithPoolHeld(
+                "/image/photo.png", from: server, with: ImageDownloader(name: "busy-pool"),
+                options: [.requestModifier(Tagging())])
             #expect(try result.get().image.pixelWidth == 190)
             #expect(server.headers("/image/photo.png")["x-modified"] == "modified")
         }

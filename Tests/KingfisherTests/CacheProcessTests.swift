@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -22,7 +26,9 @@ import Testing
             async let reader2 = offThePool { try ProcessRun.runBlocking(tool, ["read", path, "6", "1.5"]) }
             let results = try await [writer1, writer2, reader1, reader2]
             for result in results { #expect(result.status == 0, "\(result.stderr)") }
-            let hits = results.compactMap { $0.stdout.split(separator: "hits=").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } }
+            let hits = results.compactMap {
+                $0.stdout.split(separator: "hits=").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            }
             // How many hits fit in 1.5 s depends on the machine's load; one each shows that the
             // readers checked real images, not only misses.
             #expect(hits.count == 2 && hits.allSatisfy { $0 >= 1 }, "readers read real images: \(results.map(\.stdout))")
@@ -64,8 +70,9 @@ import Testing
     @Test func aKilledWritersTemporaryFilesAreCleanedOnceStale() async throws {
         try await withTemporaryDirectory { directory in
             try await killWritersMidWrite(in: directory)
-            var config = DiskStorage.Config(name: "stress", sizeLimit: 0, directory: directory,
-                                            cachePathBlock: ImageCache.defaultDiskCachePathClosure)
+            var config = DiskStorage.Config(
+                name: "stress", sizeLimit: 0, directory: directory,
+                cachePathBlock: ImageCache.defaultDiskCachePathClosure)
             config.cleanInterval = 0
             config.temporaryFileLifetime = 0
             let storage = try DiskStorage.Backend<Data>(config: config)

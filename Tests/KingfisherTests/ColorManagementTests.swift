@@ -1,6 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CLCMS2
 import Foundation
 import Testing
+
 @testable import KingfisherImaging
 
 /// Embedded profiles are honoured: decoded pixels are what LittleCMS makes of them in sRGB.
@@ -56,8 +60,10 @@ import Testing
         let options = ImageCreatingOptions(preserveColorProfile: true)
         let kept = try KingfisherImage.decode(data: Self.data(entry.file), options: options)
         let profile = try #require(kept.colorProfile)
-        #expect(profile.name.lowercased().contains(entry.profile.replacingOccurrences(of: "adobergb", with: "adobe rgb")
-            .replacingOccurrences(of: "displayp3", with: "display p3")))
+        #expect(
+            profile.name.lowercased().contains(
+                entry.profile.replacingOccurrences(of: "adobergb", with: "adobe rgb")
+                    .replacingOccurrences(of: "displayp3", with: "display p3")))
         let reference = try Self.reference(entry)
         for format in [ImageFileFormat.PNG, .WebP, .JPEG] {
             let encoded = try kept.encoded(as: format, compressionQuality: 1, lossless: true)
@@ -71,7 +77,8 @@ import Testing
         let image = try KingfisherImage.decode(data: Self.data("displayp3.png"))
         for format in [ImageFileFormat.PNG, .WebP, .JPEG] {
             let encoded = try image.encoded(as: format)
-            #expect(try KingfisherImage.decode(data: encoded, options: ImageCreatingOptions(preserveColorProfile: true)).colorProfile == nil)
+            #expect(
+                try KingfisherImage.decode(data: encoded, options: ImageCreatingOptions(preserveColorProfile: true)).colorProfile == nil)
         }
     }
 
@@ -85,10 +92,13 @@ import Testing
         let reference = try #require(LCMSTransform(profile, input: .rgba))
         var pixels: [UInt8] = []
         for value in 0..<256 {
-            let v = UInt8(value), w = UInt8((value * 7) % 256), u = UInt8((value * 131) % 256)
+            let v = UInt8(value)
+            let w = UInt8((value * 7) % 256)
+            let u = UInt8((value * 131) % 256)
             pixels += [v, w, u, 255, v, v, v, 128, u, v, w, 0]
         }
-        var ours = pixels, theirs = pixels
+        var ours = pixels
+        var theirs = pixels
         ours.withUnsafeMutableBufferPointer { fast.convert($0.baseAddress!, count: $0.count / 4) }
         theirs.withUnsafeMutableBufferPointer { reference.convert($0.baseAddress!, count: $0.count / 4) }
         #expect(maxDifference(ours, theirs) <= 1, "\(file)")
@@ -164,6 +174,7 @@ import Testing
         #expect(decoded.colorProfile == profile)
         // Without the middle part the profile is unusable and ignored.
         let missing = Array(bytes[..<start]) + segments.prefix(4 + 14 + 100) + Array(bytes[(start + 2 + length)...])
-        #expect(try KingfisherImage.decode(data: Data(missing), options: ImageCreatingOptions(preserveColorProfile: true)).colorProfile == nil)
+        #expect(
+            try KingfisherImage.decode(data: Data(missing), options: ImageCreatingOptions(preserveColorProfile: true)).colorProfile == nil)
     }
 }

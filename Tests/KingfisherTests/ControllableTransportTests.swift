@@ -1,8 +1,13 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The test kit's ControllableTransport keeps the transport contract the downloader relies on,
@@ -73,8 +78,11 @@ import FoundationNetworking
         let exchange = start(receiver)
         exchange.respond(body: Data(count: 40), chunkSize: 16)
         #expect(try await exchange.ended() == .completed)
-        #expect(receiver.events.current == [.response(status: 200), .data(count: 16), .data(count: 16), .data(count: 8),
-                                            .complete(failed: false)])
+        #expect(
+            receiver.events.current == [
+                .response(status: 200), .data(count: 16), .data(count: 16), .data(count: 8),
+                .complete(failed: false),
+            ])
         #expect(!receiver.sawOverlap && transport.openCount == 0)
     }
 

@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -13,8 +17,10 @@ import Testing
     /// Whether this machine lets the test make a mount namespace with a tmpfs in it.
     static let canMount: Bool = {
         (try? withTemporaryDirectory { directory in
-            try ProcessRun.runBlocking("/usr/bin/unshare",
-                                       inNamespace("mount -t tmpfs -o size=64k kf-probe \"$1\"", [directory.path])).status == 0
+            try ProcessRun.runBlocking(
+                "/usr/bin/unshare",
+                inNamespace("mount -t tmpfs -o size=64k kf-probe \"$1\"", [directory.path])
+            ).status == 0
         }) ?? false
     }()
 

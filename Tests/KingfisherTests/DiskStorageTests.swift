@@ -1,11 +1,17 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
 @Suite(.timeLimit(.minutes(10))) struct DiskStorageTests {
-    func makeStorage(_ directory: URL, clock: TestClock = TestClock(),
-                     configure: (inout DiskStorage.Config) -> Void = { _ in }) -> DiskStorage.Backend<Data> {
+    func makeStorage(
+        _ directory: URL, clock: TestClock = TestClock(),
+        configure: (inout DiskStorage.Config) -> Void = { _ in }
+    ) -> DiskStorage.Backend<Data> {
         var config = DiskStorage.Config(name: "test", sizeLimit: 0, directory: directory)
         config.cleanInterval = 0
         configure(&config)
@@ -114,8 +120,9 @@ import Testing
                 clock.advance(10)
                 _ = try storage.value(forKey: "k")
                 let status = try #require(AtomicCacheFile.status(storage.cacheFileURL(forKey: "k").path))
-                #expect(abs(status.expiration.timeIntervalSince(clock.date.addingTimeInterval(30))) < 0.001,
-                        "its own 30 s, not the config's 7 days")
+                #expect(
+                    abs(status.expiration.timeIntervalSince(clock.date.addingTimeInterval(30))) < 0.001,
+                    "its own 30 s, not the config's 7 days")
             }
         }
     }
@@ -136,7 +143,8 @@ import Testing
         try withTemporaryDirectory { directory in
             let storage = makeStorage(directory)
             try storage.store(value: Data("y".utf8), forKey: "forever", expiration: .never)
-            #expect(AtomicCacheFile.status(storage.cacheFileURL(forKey: "forever").path)?.expiration
+            #expect(
+                AtomicCacheFile.status(storage.cacheFileURL(forKey: "forever").path)?.expiration
                     == DiskStorage.Backend<Data>.latestExpirationDate)
         }
     }
@@ -246,7 +254,8 @@ import Testing
             let foreignHidden = storage.directoryURL.appendingPathComponent(".keep")
             try Data().write(to: foreignHidden)
             #expect(try storage.statistics().files == 1, "temporary and hidden files are not cached files")
-            #expect(try storage.removeExpiredValues(referenceDate: Date()).isEmpty, "a fresh temporary file may belong to a write in flight")
+            #expect(
+                try storage.removeExpiredValues(referenceDate: Date()).isEmpty, "a fresh temporary file may belong to a write in flight")
             let removed = try storage.removeExpiredValues(referenceDate: Date().addingTimeInterval(120))
             #expect(removed.map(\.lastPathComponent).contains(leftover.lastPathComponent))
             #expect(FileManager.default.fileExists(atPath: foreignHidden.path), "other hidden files are left alone")

@@ -1,11 +1,15 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 // Not @testable: the examples use only what Kingfisher code can.
 import Kingfisher
 import KingfisherImaging
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Kingfisher 8.11's documented examples (its README and the DocC articles "Common Tasks" and
 /// "Topics"), ported with only the view type changed (`TestImageView` for `UIImageView`), the
@@ -48,8 +52,9 @@ import KingfisherImaging
         try await withTestHTTPServer { server in
             let imageView = TestImageView()
             let url = server.url("/image/photo_baseline_420.jpg?readme-processor")
-            let processor = DownsamplingImageProcessor(size: imageView.bounds.size)
-                         |> RoundCornerImageProcessor(cornerRadius: 20)
+            let processor =
+                DownsamplingImageProcessor(size: imageView.bounds.size)
+                |> RoundCornerImageProcessor(cornerRadius: 20)
             let placeholder = KFCrossPlatformImage(width: 2, height: 2, pixels: [UInt8](repeating: 128, count: 16))
             let printed: String = await withCheckedContinuation { continuation in
                 imageView.kf.setImage(
@@ -58,9 +63,9 @@ import KingfisherImaging
                     options: [
                         .processor(processor),
                         .scaleFactor(2),
-                        .cacheOriginalImage
-                    ])
-                {
+                        .cacheOriginalImage,
+                    ]
+                ) {
                     result in
                     switch result {
                     case .success(let value):
@@ -123,8 +128,8 @@ import KingfisherImaging
                     forKey: cacheKey,
                     processorIdentifier: processor.identifier,
                     fromMemory: false,
-                    fromDisk: true)
-                {
+                    fromDisk: true
+                ) {
                     continuation.resume()
                 }
             }
@@ -151,19 +156,30 @@ import KingfisherImaging
         // Check memory clean up every 30 seconds.
         cache.memoryStorage.config.cleanInterval = 30
 
-        let data = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/photo.png"))
+        let data = try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/photo.png"))
         let image = try KingfisherImage.decode(data: data)
         inSynchronousCode { cache.store(image, original: data, forKey: "stored") }
         #expect(cache.imageCachedType(forKey: "stored") == .memory)
 
         // Remove all. (The disk store runs in the background, before the clearing.)
         cache.clearMemoryCache()
-        await withCheckedContinuation { continuation in cache.clearDiskCache { print("Done"); continuation.resume() } }
+        await withCheckedContinuation { continuation in
+            cache.clearDiskCache {
+                print("Done")
+                continuation.resume()
+            }
+        }
         #expect(cache.imageCachedType(forKey: "stored") == .none)
         // Remove only expired.
         cache.cleanExpiredMemoryCache()
-        await withCheckedContinuation { continuation in cache.cleanExpiredDiskCache { print("Done"); continuation.resume() } }
+        await withCheckedContinuation { continuation in
+            cache.cleanExpiredDiskCache {
+                print("Done")
+                continuation.resume()
+            }
+        }
         let reported: String = await withCheckedContinuation { continuation in
             cache.calculateDiskStorageSize { result in
                 switch result {
@@ -286,7 +302,7 @@ import KingfisherImaging
                     switch result {
                     case .success: continuation.resume(returning: false)
                     case .failure(let error):
-                        print(error.isTaskCancelled) // true
+                        print(error.isTaskCancelled)  // true
                         continuation.resume(returning: error.isTaskCancelled)
                     }
                 }
@@ -347,21 +363,28 @@ import KingfisherImaging
                 MyProcessor(someValue: 10),
             ]
             for processor in processors {
-                let result = await settingImage { imageView.kf.setImage(with: url, options: [.processor(processor)], completionHandler: $0) }
+                let result = await settingImage {
+                    imageView.kf.setImage(with: url, options: [.processor(processor)], completionHandler: $0)
+                }
                 #expect((try? result.get()) != nil, "\(processor.identifier)")
                 try await ImageCache.default.removeImage(forKey: url.cacheKey, processorIdentifier: processor.identifier)
             }
 
             let roundCorner = RoundCornerImageProcessor(cornerRadius: 20)
             _ = await settingImage {
-                imageView.kf.setImage(with: url,
-                    options: [.processor(roundCorner),
-                              .cacheSerializer(FormatIndicatedCacheSerializer.png)], completionHandler: $0
+                imageView.kf.setImage(
+                    with: url,
+                    options: [
+                        .processor(roundCorner),
+                        .cacheSerializer(FormatIndicatedCacheSerializer.png),
+                    ], completionHandler: $0
                 )
             }
             let serializer = MyCacheSerializer()
             let custom = server.url("/image/photo.png?serializer-\(UUID().uuidString)")
-            _ = await settingImage { imageView.kf.setImage(with: custom, options: [.cacheSerializer(serializer), .waitForCache], completionHandler: $0) }
+            _ = await settingImage {
+                imageView.kf.setImage(with: custom, options: [.cacheSerializer(serializer), .waitForCache], completionHandler: $0)
+            }
             let stored = try #require(ImageCache.default.cacheFileURLIfOnDisk(forKey: custom.cacheKey))
             #expect(try Data(contentsOf: stored).kf.imageFileFormat == .WebP, "stored by the custom serializer")
             try await ImageCache.default.removeImage(forKey: url.cacheKey, processorIdentifier: roundCorner.identifier)
@@ -383,7 +406,8 @@ import KingfisherImaging
 
         func data(handler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
             let yellow: [UInt8] = [255, 204, 0, 255]
-            let image = KFCrossPlatformImage(width: 250, height: 250, pixels: Array([[UInt8]](repeating: yellow, count: 250 * 250).joined()))
+            let image = KFCrossPlatformImage(
+                width: 250, height: 250, pixels: Array([[UInt8]](repeating: yellow, count: 250 * 250).joined()))
             // Provide the image data in `handler`.
             handler(Result { try image.encoded(as: .PNG) })
         }
@@ -413,8 +437,9 @@ import KingfisherImaging
             )
         }
         let image = try icon.get().image
-        #expect(image.pixelWidth == 250 && image.pixels[3] == 0 && image.pixels[(125 * 250 + 125) * 4] == 255,
-                "a yellow square with its corners cut")
+        #expect(
+            image.pixelWidth == 250 && image.pixels[3] == 0 && image.pixels[(125 * 250 + 125) * 4] == 255,
+            "a yellow square with its corners cut")
         for key in [provider.cacheKey, base64Provider.cacheKey, letter.cacheKey] { try await ImageCache.default.removeImage(forKey: key) }
     }
 
@@ -422,7 +447,7 @@ import KingfisherImaging
         try await withTestHTTPServer { server in
             let urls = [
                 server.url("/image/photo.png?prefetch-1-\(UUID().uuidString)"),
-                server.url("/image/photo.gif?prefetch-2-\(UUID().uuidString)")
+                server.url("/image/photo.gif?prefetch-2-\(UUID().uuidString)"),
             ]
             // The trailing closure is the progress block, as in Kingfisher (both it and the
             // completion handler are defaulted): it runs after each item, so the wait ends when
@@ -439,7 +464,8 @@ import KingfisherImaging
             }
             #expect(completed == 2)
             // Later when you need to display these images:
-            let imageView = TestImageView(), anotherImageView = TestImageView()
+            let imageView = TestImageView()
+            let anotherImageView = TestImageView()
             let first = await settingImage { imageView.kf.setImage(with: urls[0], completionHandler: $0) }
             let second = await settingImage { anotherImageView.kf.setImage(with: urls[1], completionHandler: $0) }
             #expect(try first.get().cacheType == .memory && second.get().cacheType == .memory)
@@ -452,8 +478,8 @@ import KingfisherImaging
             let imageView = TestImageView()
             let url = server.url("/flaky/1/photo.png")
             let retry = DelayRetryStrategy(
-              maxRetryCount: 5,
-              retryInterval: .seconds(0.05)
+                maxRetryCount: 5,
+                retryInterval: .seconds(0.05)
             )
             let retried = await settingImage { imageView.kf.setImage(with: url, options: [.retryStrategy(retry)], completionHandler: $0) }
             #expect((try? retried.get()) != nil && server.requests("/flaky/1/photo.png") == 2)
@@ -461,7 +487,9 @@ import KingfisherImaging
             // Retries when the network is available (NetworkRetryStrategyTests check its waiting).
             let networkRetry = NetworkRetryStrategy()
             let flaky = server.url("/image/photo.png?network-retry-\(UUID().uuidString)")
-            let networkRetried = await settingImage { imageView.kf.setImage(with: flaky, options: [.retryStrategy(networkRetry)], completionHandler: $0) }
+            let networkRetried = await settingImage {
+                imageView.kf.setImage(with: flaky, options: [.retryStrategy(networkRetry)], completionHandler: $0)
+            }
             #expect((try? networkRetried.get()) != nil)
 
             let url1 = server.url("/slow/photo.png?chunk=512&interval=20")
@@ -483,10 +511,13 @@ import KingfisherImaging
                 }
             }
             guard case .failure(.imageSettingError(reason: .notCurrentSourceTask)) = outcomes.0 else {
-                Issue.record("\(outcomes.0)"); return
+                Issue.record("\(outcomes.0)")
+                return
             }
             #expect((try? outcomes.1.get()) != nil)
-            for key in [url.cacheKey, flaky.cacheKey, url1.cacheKey, url2.cacheKey] { try await ImageCache.default.removeImage(forKey: key) }
+            for key in [url.cacheKey, flaky.cacheKey, url1.cacheKey, url2.cacheKey] {
+                try await ImageCache.default.removeImage(forKey: key)
+            }
         }
     }
 }

@@ -1,9 +1,14 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A server misbehaving mid-response: each fault ends in a clear KingfisherError, nothing is
@@ -26,7 +31,9 @@ import FoundationNetworking
             let failure = await kingfisherError { _ = try await downloader.downloadImage(with: server.url(path)) }
             let underlying = transportError(failure)
             #expect(underlying != nil, "\(path): \(String(describing: failure))")
-            #expect((underlying as? URLError)?.code == .networkConnectionLost, "\(path): the broken exchange, not a timeout: \(String(describing: underlying))")
+            #expect(
+                (underlying as? URLError)?.code == .networkConnectionLost,
+                "\(path): the broken exchange, not a timeout: \(String(describing: underlying))")
             // One line naming the URL, the peer and, when the body had started, how much came.
             let message = failure?.localizedDescription ?? ""
             #expect(message.contains(server.url(path).absoluteString) && message.contains("127.0.0.1:\(server.port)"), "\(message)")
@@ -54,7 +61,10 @@ import FoundationNetworking
             let downloader = ImageDownloader(name: "faults")
             // The client reads what Content-Length says: half a PNG, which does not decode.
             let failure = await kingfisherError { _ = try await downloader.downloadImage(with: server.url("/underlong/photo.png")) }
-            guard let decoding = failure?.decodingFailure else { Issue.record("\(String(describing: failure))"); return }
+            guard let decoding = failure?.decodingFailure else {
+                Issue.record("\(String(describing: failure))")
+                return
+            }
             #expect(decoding.reason == .truncatedData(format: .PNG))
         }
     }
@@ -80,7 +90,8 @@ import FoundationNetworking
             }
             #expect((transportError(failure) as? URLError)?.code == .timedOut, "\(String(describing: failure))")
             // Which limit ended it comes from the message, not the clock.
-            #expect(String(describing: failure).contains("ran past the 1.5 s limit on a download's duration"), "\(String(describing: failure))")
+            #expect(
+                String(describing: failure).contains("ran past the 1.5 s limit on a download's duration"), "\(String(describing: failure))")
             // The connection is given up: the server sees it close mid-body.
             try await server.wait { $0.aborted["/slow/photo.png", default: 0] >= 1 }
             #expect(server.aborted("/slow/photo.png") == 1)

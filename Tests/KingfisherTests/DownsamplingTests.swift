@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -56,8 +60,9 @@ import Testing
 
     @Test func kingfisherSpellingUsesPointsTimesScale() throws {
         let data = try Self.jpeg(width: 400, height: 200)
-        let image = try #require(KingfisherWrapper<KFCrossPlatformImage>.downsampledImage(
-            data: data, to: CGSize(width: 50, height: 50), scale: 2))
+        let image = try #require(
+            KingfisherWrapper<KFCrossPlatformImage>.downsampledImage(
+                data: data, to: CGSize(width: 50, height: 50), scale: 2))
         #expect(image.pixelWidth == 100 && image.pixelHeight == 50)
         #expect(image.scale == 2)
         #expect(image.size == CGSize(width: 50, height: 25))

@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -55,8 +59,9 @@ import Testing
 
     @Test func animatedWebPRoundTripKeepsTheAnimation() throws {
         let source = try KingfisherImage.decode(data: Fixtures.data("webp_animated.webp"))
-        let processed = KingfisherImage(width: source.pixelWidth, height: source.pixelHeight, frames: source.frames,
-                                        loopCount: source.loopCount)
+        let processed = KingfisherImage(
+            width: source.pixelWidth, height: source.pixelHeight, frames: source.frames,
+            loopCount: source.loopCount)
         let data = try processed.encoded(as: .WebP, lossless: true)
         let decoded = try KingfisherImage.decode(data: data)
         #expect(decoded.frames.count == 3)

@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -147,8 +151,9 @@ import Testing
             func cached(_ path: String, cacheControl: String) async throws -> URL {
                 let url = URL(string: "http://127.0.0.1:1\(path)")!
                 try await cache.store(image, forKey: url.cacheKey)
-                let response = TransportResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1",
-                                                 headerFields: [("Cache-Control", cacheControl), ("ETag", "\"a\"")])
+                let response = TransportResponse(
+                    url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+                    headerFields: [("Cache-Control", cacheControl), ("ETag", "\"a\"")])
                 var record = HTTPCacheRecord(response: response, requestTime: Date(), responseTime: Date())
                 record.variants = [""]
                 cache.httpRecords.store(record, forKey: url.cacheKey, disk: cache.diskStorage, toDisk: true, expiration: nil)
@@ -188,32 +193,42 @@ import Testing
     }
 
     @Test func maxAgeWinsOverExpiresAndAgeCounts() {
-        let record = HTTPCacheRecord(response: response([("Cache-Control", "public, max-age=60"), ("Age", "50"),
-                                                          ("Expires", HTTPDate.format(now.addingTimeInterval(3600)))]),
-                                     requestTime: now, responseTime: now)
+        let record = HTTPCacheRecord(
+            response: response([
+                ("Cache-Control", "public, max-age=60"), ("Age", "50"),
+                ("Expires", HTTPDate.format(now.addingTimeInterval(3600))),
+            ]),
+            requestTime: now, responseTime: now)
         #expect(record.freshnessLifetime == 60)
         #expect(record.isFresh(at: now.addingTimeInterval(9)) && !record.isFresh(at: now.addingTimeInterval(10)))
     }
 
     @Test func expiresCountsFromTheOriginsDateAndAnInvalidOneIsStale() {
-        let dated = HTTPCacheRecord(response: response([("Date", HTTPDate.format(now)),
-                                                         ("Expires", HTTPDate.format(now.addingTimeInterval(100)))]),
-                                    requestTime: now, responseTime: now)
+        let dated = HTTPCacheRecord(
+            response: response([
+                ("Date", HTTPDate.format(now)),
+                ("Expires", HTTPDate.format(now.addingTimeInterval(100))),
+            ]),
+            requestTime: now, responseTime: now)
         #expect(dated.freshnessLifetime == 100)
         let invalid = HTTPCacheRecord(response: response([("Expires", "0")]), requestTime: now, responseTime: now)
         #expect(!invalid.isFresh(at: now))
     }
 
     @Test func aLastModifiedAloneGivesATenthOfItsAge() {
-        let record = HTTPCacheRecord(response: response([("Date", HTTPDate.format(now)),
-                                                          ("Last-Modified", HTTPDate.format(now.addingTimeInterval(-1000)))]),
-                                     requestTime: now, responseTime: now)
+        let record = HTTPCacheRecord(
+            response: response([
+                ("Date", HTTPDate.format(now)),
+                ("Last-Modified", HTTPDate.format(now.addingTimeInterval(-1000))),
+            ]),
+            requestTime: now, responseTime: now)
         #expect(record.freshnessLifetime == 100)
     }
 
     @Test func aRevalidationTakesTheNewFieldsAndRestartsTheAge() {
-        let record = HTTPCacheRecord(response: response([("Cache-Control", "max-age=10"), ("ETag", "\"a\"")]),
-                                     requestTime: now, responseTime: now)
+        let record = HTTPCacheRecord(
+            response: response([("Cache-Control", "max-age=10"), ("ETag", "\"a\"")]),
+            requestTime: now, responseTime: now)
         let later = now.addingTimeInterval(100)
         #expect(!record.isFresh(at: later))
         let refreshed = record.revalidated(by: response([("Cache-Control", "max-age=30")]), requestTime: later, responseTime: later)

@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 
 /// ImageCache's shared level: two caches in different directories (two nodes) on one real
@@ -52,14 +56,18 @@ import Testing
             try await withTestHTTPServerAndDirectory { server, directory in
                 let url = server.url("/image/photo.png")
                 var processed: [Int] = []
-                for (name, processor) in [("first", BlurImageProcessor(blurRadius: 2) as any ImageProcessor),
-                                          ("second", ResizingImageProcessor(referenceSize: CGSize(width: 20, height: 20)))] {
+                for (name, processor) in [
+                    ("first", BlurImageProcessor(blurRadius: 2) as any ImageProcessor),
+                    ("second", ResizingImageProcessor(referenceSize: CGSize(width: 20, height: 20))),
+                ] {
                     let originals = try node("\(name)-originals", in: directory, redis: redis)
                     let cache = try ImageCache(name: name, cacheDirectoryURL: directory.appendingPathComponent(name))
                     let manager = KingfisherManager(downloader: ImageDownloader(name: name), cache: cache)
-                    let result = try await manager.retrieveImage(with: .network(KF.ImageResource(downloadURL: url)), options: [
-                        .processor(processor), .originalCache(originals), .cacheOriginalImage, .waitForCache,
-                    ])
+                    let result = try await manager.retrieveImage(
+                        with: .network(KF.ImageResource(downloadURL: url)),
+                        options: [
+                            .processor(processor), .originalCache(originals), .cacheOriginalImage, .waitForCache,
+                        ])
                     processed.append(result.image.pixelWidth)
                     // The original reaches Redis in the background after the disk write.
                     let name = originals.hash(forKey: url.absoluteString)
@@ -76,8 +84,10 @@ import Testing
 
     /// Two managers on two nodes, each with its own processing of one source, at once.
     func retrieveOnTwoNodes(_ url: URL, in directory: URL, redis: RedisTestServer) async throws -> [Result<Int, KingfisherError>] {
-        let processors: [any ImageProcessor] = [BlurImageProcessor(blurRadius: 2),
-                                                ResizingImageProcessor(referenceSize: CGSize(width: 20, height: 20))]
+        let processors: [any ImageProcessor] = [
+            BlurImageProcessor(blurRadius: 2),
+            ResizingImageProcessor(referenceSize: CGSize(width: 20, height: 20)),
+        ]
         return try await withThrowingTaskGroup(of: (Int, Result<Int, KingfisherError>).self) { group in
             for (index, processor) in processors.enumerated() {
                 let originals = try node("originals-\(index)", in: directory, redis: redis)
@@ -85,9 +95,11 @@ import Testing
                 let manager = KingfisherManager(downloader: ImageDownloader(name: "node-\(index)"), cache: cache)
                 group.addTask {
                     do {
-                        let result = try await manager.retrieveImage(with: .network(KF.ImageResource(downloadURL: url)), options: [
-                            .processor(processor), .originalCache(originals), .cacheOriginalImage,
-                        ])
+                        let result = try await manager.retrieveImage(
+                            with: .network(KF.ImageResource(downloadURL: url)),
+                            options: [
+                                .processor(processor), .originalCache(originals), .cacheOriginalImage,
+                            ])
                         return (index, .success(result.image.pixelWidth))
                     } catch let error as KingfisherError {
                         return (index, .failure(error))

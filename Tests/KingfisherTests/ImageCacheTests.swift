@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -72,7 +76,8 @@ import Testing
             #expect(cache.isCached(forKey: "key", processorIdentifier: processor.identifier))
             #expect(!cache.isCached(forKey: "key"))
             #expect(cache.hash(forKey: "key", processorIdentifier: processor.identifier) == "key@\(processor.identifier)".kf.sha256)
-            #expect(cache.cachePath(forKey: "key", processorIdentifier: processor.identifier)
+            #expect(
+                cache.cachePath(forKey: "key", processorIdentifier: processor.identifier)
                     == cache.diskStorage.directoryURL.appendingPathComponent("key@\(processor.identifier)".kf.sha256).path)
             #expect(cache.cacheFileURLIfOnDisk(forKey: "key", processorIdentifier: processor.identifier) != nil)
             #expect(cache.cacheFileURLIfOnDisk(forKey: "key") == nil)
@@ -86,7 +91,8 @@ import Testing
             let image = try KingfisherImage.decode(data: data)
             var serializer = DefaultCacheSerializer()
             serializer.preferCacheOriginalData = true
-            try await cache.store(image, original: data, forKey: "gif", options: KingfisherParsedOptionsInfo([.cacheSerializer(serializer)]))
+            try await cache.store(
+                image, original: data, forKey: "gif", options: KingfisherParsedOptionsInfo([.cacheSerializer(serializer)]))
             #expect(try Data(contentsOf: URL(fileURLWithPath: cache.cachePath(forKey: "gif"))) == data)
             cache.clearMemoryCache()
             let back = try #require(try await cache.retrieveImage(forKey: "gif").image)
@@ -117,7 +123,8 @@ import Testing
         try await withTemporaryDirectory { directory in
             let cache = try makeCache(directory)
             try await cache.storeToDisk(try Fixtures.data("photo.png"), forKey: "d")
-            let fromMemoryOnly = try await cache.retrieveImage(forKey: "d", options: KingfisherParsedOptionsInfo([.fromMemoryCacheOrRefresh]))
+            let fromMemoryOnly = try await cache.retrieveImage(
+                forKey: "d", options: KingfisherParsedOptionsInfo([.fromMemoryCacheOrRefresh]))
             #expect(fromMemoryOnly.cacheType == .none)
         }
     }
@@ -129,8 +136,9 @@ import Testing
                 func data(with image: KFCrossPlatformImage, original: Data?) -> Data? { nil }
             }
             await #expect {
-                try await cache.store(makeTestImage(width: 2, height: 2), forKey: "x",
-                                      options: KingfisherParsedOptionsInfo([.cacheSerializer(NoData())]))
+                try await cache.store(
+                    makeTestImage(width: 2, height: 2), forKey: "x",
+                    options: KingfisherParsedOptionsInfo([.cacheSerializer(NoData())]))
             } throws: { error in
                 guard case KingfisherError.cacheError(reason: .cannotSerializeImage) = error else { return false }
                 return (error as? KingfisherError)?.errorCode == 3008
@@ -188,7 +196,8 @@ import Testing
             let received = Locked<[String]?>(nil)
             // Other tests' caches clean too: the observer filters by this cache, as Kingfisher's
             // users do, which works only when the cache is the notification's object.
-            let observer = NotificationCenter.default.addObserver(forName: .KingfisherDidCleanDiskCache, object: cache, queue: nil) { note in
+            let observer = NotificationCenter.default.addObserver(forName: .KingfisherDidCleanDiskCache, object: cache, queue: nil) {
+                note in
                 received.withLock { $0 = note.userInfo?[KingfisherDiskCacheCleanedHashKey] as? [String] }
             }
             defer { NotificationCenter.default.removeObserver(observer) }
@@ -240,8 +249,9 @@ import Testing
             try Data().write(to: blocker)
             #expect(throws: KingfisherError.self) { _ = try ImageCache(name: "x", cacheDirectoryURL: blocker) }
             let config = DiskStorage.Config(name: "x", sizeLimit: 0, directory: blocker)
-            let cache = ImageCache(memoryStorage: MemoryStorage.Backend(config: MemoryStorage.Config()),
-                                   diskStorage: DiskStorage.Backend(noThrowConfig: config))
+            let cache = ImageCache(
+                memoryStorage: MemoryStorage.Backend(config: MemoryStorage.Config()),
+                diskStorage: DiskStorage.Backend(noThrowConfig: config))
             await #expect {
                 try await cache.store(makeTestImage(width: 2, height: 2), forKey: "a")
             } throws: { error in

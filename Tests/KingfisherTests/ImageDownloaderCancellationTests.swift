@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 
 /// Cancelling one caller ends only that caller; the exchange stops when the last caller of a
@@ -19,7 +23,8 @@ import Testing
 
     @Test func cancellingOneOfTwoCallersLeavesTheOther() async throws {
         // Given two callers of one URL
-        let first = DownloadCall(downloader, url), second = DownloadCall(downloader, url)
+        let first = DownloadCall(downloader, url)
+        let second = DownloadCall(downloader, url)
         let exchange = try await transport.nextExchange()
 
         // When the first cancels
@@ -38,7 +43,8 @@ import Testing
 
     @Test func cancellingTheLastCallerCancelsTheExchange() async throws {
         // Given two callers of one URL
-        let first = DownloadCall(downloader, url), second = DownloadCall(downloader, url)
+        let first = DownloadCall(downloader, url)
+        let second = DownloadCall(downloader, url)
         let exchange = try await transport.nextExchange()
 
         // When both cancel
@@ -98,7 +104,8 @@ import Testing
 
     @Test func cancelURLLeavesOtherURLs() async throws {
         // Given downloads of two URLs
-        let cancelled = DownloadCall(downloader, url), kept = DownloadCall(downloader, other)
+        let cancelled = DownloadCall(downloader, url)
+        let kept = DownloadCall(downloader, other)
 
         // When one URL is cancelled
         downloader.cancel(url: url)
@@ -128,7 +135,8 @@ import Testing
     @Test func cancelAllCancelsWaitingDownloads() async throws {
         // Given one slot, taken, and a download waiting for it
         downloader.maxConcurrentDownloads = 1
-        let running = DownloadCall(downloader, url), waiting = DownloadCall(downloader, other)
+        let running = DownloadCall(downloader, url)
+        let waiting = DownloadCall(downloader, other)
         #expect(downloader.activeDownloadCount == (running: 1, waiting: 1))
 
         // When everything is cancelled
@@ -146,7 +154,8 @@ import Testing
     @Test func aCancelledWaitingDownloadNeverStarts() async throws {
         // Given one slot, taken, and a download waiting for it
         downloader.maxConcurrentDownloads = 1
-        let running = DownloadCall(downloader, url), waiting = DownloadCall(downloader, other)
+        let running = DownloadCall(downloader, url)
+        let waiting = DownloadCall(downloader, other)
 
         // When the waiting one is cancelled, and the running one then ends
         waiting.task?.cancel()

@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 
 /// Concurrent callers of one URL share one exchange, and each distinct processor runs once per
@@ -31,7 +35,8 @@ import Testing
 
     @Test func eachDistinctProcessorRunsOncePerSharedDownload() async throws {
         // Given six callers of one URL, three with processor a and three with b
-        let a = CountingProcessor("a"), b = CountingProcessor("b")
+        let a = CountingProcessor("a")
+        let b = CountingProcessor("b")
         let calls = (0..<6).map { index in
             DownloadCall(downloader, url, options: [.processor(index % 2 == 0 ? a : b)])
         }
@@ -91,7 +96,8 @@ import Testing
 
     @Test func callersOfDifferentURLsDoNotShare() async throws {
         let other = URL(string: "https://example.com/other.png")!
-        let first = DownloadCall(downloader, url), second = DownloadCall(downloader, other)
+        let first = DownloadCall(downloader, url)
+        let second = DownloadCall(downloader, other)
         #expect(transport.exchanges.map(\.url) == [url, other])
         for exchange in transport.exchanges { exchange.respond(withImage: photo) }
         _ = try await first.image()
@@ -108,7 +114,8 @@ import Testing
         // Then each caller gets the transport's error
         for call in calls {
             guard case .responseError(reason: .URLSessionError(let underlying))? = try await call.error() else {
-                Issue.record("expected the transport error"); continue
+                Issue.record("expected the transport error")
+                continue
             }
             #expect((underlying as? URLError)?.code == .networkConnectionLost)
         }

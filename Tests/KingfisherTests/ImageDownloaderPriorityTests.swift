@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 
 /// At most `maxConcurrentDownloads` exchanges run; waiting downloads start highest priority
@@ -37,8 +41,10 @@ import Testing
         let running = try await transport.nextExchange()
 
         // When downloads of several priorities wait
-        let waiting = [DownloadCall(downloader, url("low"), priority: 0.1), DownloadCall(downloader, url("high"), priority: 0.9),
-                       DownloadCall(downloader, url("middle"), priority: 0.5)]
+        let waiting = [
+            DownloadCall(downloader, url("low"), priority: 0.1), DownloadCall(downloader, url("high"), priority: 0.9),
+            DownloadCall(downloader, url("middle"), priority: 0.5),
+        ]
         #expect(downloader.activeDownloadCount.waiting == 3)
 
         // Then they start one at a time, highest priority first
@@ -103,7 +109,8 @@ import Testing
         #expect(downloader.activeDownloadCount == (running: 2, waiting: 2))
 
         // And each answered exchange lets exactly one more start
-        let first = try await transport.exchange(at: 0), second = try await transport.exchange(at: 1)
+        let first = try await transport.exchange(at: 0)
+        let second = try await transport.exchange(at: 1)
         first.respond(withImage: photo)
         let third = try await transport.exchange(at: 2)
         #expect(downloader.activeDownloadCount == (running: 2, waiting: 1))

@@ -1,9 +1,14 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The downloader over the wire, against the loopback server: decoding, measuring, redirects,
@@ -54,9 +59,10 @@ import FoundationNetworking
             // Given a download cancelled from its first progress report, so mid-body for sure
             let url = server.url("/slow/photo.png?chunk=1024&interval=50")
             let task = Locked<DownloadTask?>(nil)
-            let started = downloader.downloadImage(with: url, options: [.callbackQueue(.untouch)],
-                                                   progressBlock: { _, _ in task.withLock { $0 }?.cancel() },
-                                                   completionHandler: { _ in })
+            let started = downloader.downloadImage(
+                with: url, options: [.callbackQueue(.untouch)],
+                progressBlock: { _, _ in task.withLock { $0 }?.cancel() },
+                completionHandler: { _ in })
             task.withLock { $0 = started }
             // Then the server sees the connection close before the body's end
             try await server.wait { $0.aborted["/slow/photo.png", default: 0] >= 1 }
@@ -73,8 +79,9 @@ import FoundationNetworking
                 request.setValue("kingfisher", forHTTPHeaderField: "X-Test")
                 return request
             }
-            _ = try await downloader.downloadImage(with: server.url("/image/photo.png"),
-                                                   options: KingfisherParsedOptionsInfo([.requestModifier(header)]))
+            _ = try await downloader.downloadImage(
+                with: server.url("/image/photo.png"),
+                options: KingfisherParsedOptionsInfo([.requestModifier(header)]))
             #expect(server.headers("/image/photo.png")["x-test"] == "kingfisher")
         }
     }
@@ -105,7 +112,10 @@ import FoundationNetworking
     @Test func aRequestModifierReturningNilFailsWithEmptyRequest() async throws {
         try await withServer { server, downloader in
             let error = await failure(downloader, server.url("/image/photo.png"), options: [.requestModifier(AnyModifier { _ in nil })])
-            guard case .requestError(reason: .emptyRequest)? = error else { Issue.record("\(String(describing: error))"); return }
+            guard case .requestError(reason: .emptyRequest)? = error else {
+                Issue.record("\(String(describing: error))")
+                return
+            }
             #expect(server.totalRequests == 0)
         }
     }
@@ -126,8 +136,9 @@ import FoundationNetworking
                 request.setValue("\(response.statusCode)", forHTTPHeaderField: "X-Redirected-From")
                 return request
             }
-            _ = try await downloader.downloadImage(with: server.url("/redirect/1/photo.gif"),
-                                                   options: KingfisherParsedOptionsInfo([.redirectHandler(tagging)]))
+            _ = try await downloader.downloadImage(
+                with: server.url("/redirect/1/photo.gif"),
+                options: KingfisherParsedOptionsInfo([.redirectHandler(tagging)]))
             #expect(server.headers("/image/photo.gif")["x-redirected-from"] == "302")
         }
     }
@@ -162,9 +173,14 @@ import FoundationNetworking
         try await withServer { server, downloader in
             downloader.redirectLimit = 4
             let loop = await failure(downloader, server.url("/loop"))
-            guard let stopped = urlSessionError(loop) else { Issue.record("\(String(describing: loop))"); return }
+            guard let stopped = urlSessionError(loop) else {
+                Issue.record("\(String(describing: loop))")
+                return
+            }
             #expect(stopped.code == .httpTooManyRedirects && stopped.limit == 4 && server.requests("/loop") <= 5)
-            #expect(loop?.localizedDescription == "The download failed: \(server.url("/loop").absoluteString): more than 4 redirects (or a loop).")
+            #expect(
+                loop?.localizedDescription
+                    == "The download failed: \(server.url("/loop").absoluteString): more than 4 redirects (or a loop).")
         }
     }
 
@@ -183,7 +199,10 @@ import FoundationNetworking
             let dropping = RecordingDelegate(dropData: true)
             downloader.delegate = dropping
             let error = await failure(downloader, server.url("/image/photo.gif"))
-            guard case .responseError(reason: .dataModifyingFailed)? = error else { Issue.record("\(String(describing: error))"); return }
+            guard case .responseError(reason: .dataModifyingFailed)? = error else {
+                Issue.record("\(String(describing: error))")
+                return
+            }
             withExtendedLifetime(dropping) {}
         }
     }
@@ -193,7 +212,10 @@ import FoundationNetworking
             let cancelling = RecordingDelegate(cancelResponse: true)
             downloader.delegate = cancelling
             let error = await failure(downloader, server.url("/image/photo.gif"))
-            guard case .responseError(reason: .cancelledByDelegate)? = error else { Issue.record("\(String(describing: error))"); return }
+            guard case .responseError(reason: .cancelledByDelegate)? = error else {
+                Issue.record("\(String(describing: error))")
+                return
+            }
             withExtendedLifetime(cancelling) {}
         }
     }
@@ -201,8 +223,10 @@ import FoundationNetworking
     /// A delegate written for Kingfisher 7: the completion-handler form with Foundation's type.
     final class CompletionHandlerDelegate: ImageDownloaderDelegate {
         let asked = Locked(0)
-        func imageDownloader(_ downloader: ImageDownloader, didReceive response: URLResponse,
-                             completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        func imageDownloader(
+            _ downloader: ImageDownloader, didReceive response: URLResponse,
+            completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+        ) {
             asked.withLock { $0 += 1 }
             completionHandler(.cancel)
         }
@@ -213,7 +237,10 @@ import FoundationNetworking
             let delegate = CompletionHandlerDelegate()
             downloader.delegate = delegate
             let error = await failure(downloader, server.url("/image/photo.gif"))
-            guard case .responseError(reason: .cancelledByDelegate)? = error else { Issue.record("\(String(describing: error))"); return }
+            guard case .responseError(reason: .cancelledByDelegate)? = error else {
+                Issue.record("\(String(describing: error))")
+                return
+            }
             #expect(delegate.asked.withLock { $0 } == 1)
         }
     }
@@ -256,7 +283,11 @@ import FoundationNetworking
         try await withServer { server, downloader in
             let error = await failure(downloader, server.url("/html"))
             guard case .processorError(reason: .processingFailed(let processor, _))? = error,
-                  let decoding = processor as? KingfisherError.DecodingFailure else { Issue.record("\(String(describing: error))"); return }
+                let decoding = processor as? KingfisherError.DecodingFailure
+            else {
+                Issue.record("\(String(describing: error))")
+                return
+            }
             #expect(decoding.contentType == "text/html; charset=utf-8" && decoding.url == server.url("/html"))
             #expect(decoding.reason == .unknownFormat(description: "an HTML document"))
             #expect(decoding.identifier == DefaultImageProcessor.default.identifier, "it stands in for the caller's processor")
@@ -268,7 +299,10 @@ import FoundationNetworking
         try await withServer { server, downloader in
             downloader.maxResponseDataSize = 1 << 20
             let announced = await failure(downloader, server.url("/big"))
-            guard let refused = urlSessionError(announced) else { Issue.record("\(String(describing: announced))"); return }
+            guard let refused = urlSessionError(announced) else {
+                Issue.record("\(String(describing: announced))")
+                return
+            }
             #expect(refused.code == .dataLengthExceedsMaximum && refused.limit == 1 << 20 && refused.received == 64 << 20)
             try await server.wait { $0.aborted["/big", default: 0] >= 1 }
             #expect(server.completed("/big") == 0)
@@ -280,7 +314,8 @@ import FoundationNetworking
             downloader.maxResponseDataSize = 1 << 20
             let streamed = await failure(downloader, server.url("/big?length=hidden"))
             guard let stopped = urlSessionError(streamed), let got = stopped.received else {
-                Issue.record("\(String(describing: streamed))"); return
+                Issue.record("\(String(describing: streamed))")
+                return
             }
             #expect(stopped.code == .dataLengthExceedsMaximum && got > 1 << 20 && got <= 2 << 20)
             try await server.wait { $0.aborted["/big", default: 0] >= 1 }
@@ -294,11 +329,15 @@ import FoundationNetworking
         try await withServer { server, downloader in
             downloader.downloadTimeout = 0.4
             let error = await failure(downloader, server.url("/hang"))
-            guard case .responseError(reason: .URLSessionError(let underlying))? = error else { Issue.record("\(String(describing: error))"); return }
+            guard case .responseError(reason: .URLSessionError(let underlying))? = error else {
+                Issue.record("\(String(describing: error))")
+                return
+            }
             #expect((underlying as? URLError)?.code == .timedOut)
             // One line that says what happened and to what.
             let message = error?.localizedDescription ?? ""
-            #expect(message.contains(server.url("/hang").absoluteString) && message.contains("timed out after")
+            #expect(
+                message.contains(server.url("/hang").absoluteString) && message.contains("timed out after")
                     && message.contains("with no response") && message.contains("idle timeout 0.4 s"), "\(message)")
             // The server never answers: the message says the idle timeout ended it, not the
             // duration limit (which is when it happened is not compared: that is the clock's).
@@ -327,11 +366,15 @@ import FoundationNetworking
             downloader.downloadTimeout = 60
             let refused = await failure(downloader, server.url("/image/photo.png"))
             guard case .responseError(reason: .URLSessionError(let underlying))? = refused else {
-                Issue.record("\(String(describing: refused))"); return
+                Issue.record("\(String(describing: refused))")
+                return
             }
-            #expect((underlying as? URLError)?.code == .serverCertificateUntrusted, "the certificate error (self-signed), not a timeout: \(underlying)")
+            #expect(
+                (underlying as? URLError)?.code == .serverCertificateUntrusted,
+                "the certificate error (self-signed), not a timeout: \(underlying)")
             let message = refused?.localizedDescription ?? ""
-            #expect(message.contains("the TLS handshake with 127.0.0.1:\(server.port) failed: its certificate is not trusted"), "\(message)")
+            #expect(
+                message.contains("the TLS handshake with 127.0.0.1:\(server.port) failed: its certificate is not trusted"), "\(message)")
             #expect(server.requests("/image/photo.png") == 0, "no request over an untrusted connection")
         }
     }
@@ -364,7 +407,8 @@ import FoundationNetworking
             let url = URL(string: "http://127.0.0.1:\(port)/image/photo.png")!
             let refused = await failure(downloader, url)
             guard case .responseError(reason: .URLSessionError(let underlying))? = refused else {
-                Issue.record("\(String(describing: refused))"); return
+                Issue.record("\(String(describing: refused))")
+                return
             }
             #expect((underlying as? URLError)?.code == .cannotConnectToHost, "the connection error, not a timeout: \(underlying)")
             let message = refused?.localizedDescription ?? ""
@@ -375,9 +419,13 @@ import FoundationNetworking
     @Test func aURLOtherThanHTTPIsInvalid() async throws {
         let downloader = ImageDownloader(name: "invalid")
         let invalid = await failure(downloader, URL(string: "ftp://example.com/a.png")!)
-        guard case .requestError(reason: .invalidURL)? = invalid else { Issue.record("\(String(describing: invalid))"); return }
-        #expect(invalid?.localizedDescription
-            == "Unsupported URL scheme \"ftp\" in ftp://example.com/a.png: only http and https URLs are downloaded.")
+        guard case .requestError(reason: .invalidURL)? = invalid else {
+            Issue.record("\(String(describing: invalid))")
+            return
+        }
+        #expect(
+            invalid?.localizedDescription
+                == "Unsupported URL scheme \"ftp\" in ftp://example.com/a.png: only http and https URLs are downloaded.")
     }
 
     @Test func aHostThatDoesNotResolveSaysSoInOneLine() async throws {
@@ -385,11 +433,13 @@ import FoundationNetworking
         let url = URL(string: "http://kingfisher-test.invalid/a.png")!
         let failed = await failure(ImageDownloader(name: "dns"), url)
         guard case .responseError(reason: .URLSessionError(let underlying))? = failed else {
-            Issue.record("\(String(describing: failed))"); return
+            Issue.record("\(String(describing: failed))")
+            return
         }
         #expect((underlying as? URLError)?.code == .cannotFindHost, "\(underlying)")
-        #expect(failed?.localizedDescription
-            == "The download failed: \(url.absoluteString): the DNS lookup of kingfisher-test.invalid found no address.")
+        #expect(
+            failed?.localizedDescription
+                == "The download failed: \(url.absoluteString): the DNS lookup of kingfisher-test.invalid found no address.")
     }
 
     // MARK: Processing
@@ -404,8 +454,9 @@ import FoundationNetworking
                 seen.withLock { $0 = DispatchQueue.getSpecific(key: key) }
                 return DefaultImageProcessor.default.process(item: item, options: options)
             }
-            _ = try await downloader.downloadImage(with: server.url("/image/photo.png"),
-                                                   options: KingfisherParsedOptionsInfo([.processor(processor), .processingQueue(.dispatch(queue))]))
+            _ = try await downloader.downloadImage(
+                with: server.url("/image/photo.png"),
+                options: KingfisherParsedOptionsInfo([.processor(processor), .processingQueue(.dispatch(queue))]))
             #expect(seen.withLock { $0 } == "mine")
         }
     }
@@ -419,8 +470,9 @@ import FoundationNetworking
                 seen.withLock { $0 = DispatchQueue.getSpecific(key: key) }
                 return DefaultImageProcessor.default.process(item: item, options: options)
             }
-            _ = try await downloader.downloadImage(with: server.url("/image/photo.gif"),
-                                                   options: KingfisherParsedOptionsInfo([.processor(processor)]))
+            _ = try await downloader.downloadImage(
+                with: server.url("/image/photo.gif"),
+                options: KingfisherParsedOptionsInfo([.processor(processor)]))
             #expect(seen.withLock { $0 } == "downloader")
         }
     }

@@ -1,8 +1,13 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Downloads through transports other than the default one.
@@ -26,19 +31,24 @@ import FoundationNetworking
             func didComplete(with error: (any Error)?) { inner.didComplete(with: error) }
         }
 
-        func startExchange(_ request: URLRequest, acceptingUntrustedCertificates: Bool,
-                           receiver: any TransportExchangeReceiver) -> any TransportExchange {
+        func startExchange(
+            _ request: URLRequest, acceptingUntrustedCertificates: Bool,
+            receiver: any TransportExchangeReceiver
+        ) -> any TransportExchange {
             requests.withLock { $0.append(request.url!) }
-            return inner.startExchange(request, acceptingUntrustedCertificates: acceptingUntrustedCertificates,
-                                       receiver: Counting(inner: receiver, chunks: chunks))
+            return inner.startExchange(
+                request, acceptingUntrustedCertificates: acceptingUntrustedCertificates,
+                receiver: Counting(inner: receiver, chunks: chunks))
         }
     }
 
     /// Fails every exchange before `startExchange` returns.
     struct FailingTransport: ImageDownloaderTransport {
         struct Idle: TransportExchange { func cancel() {} }
-        func startExchange(_ request: URLRequest, acceptingUntrustedCertificates: Bool,
-                           receiver: any TransportExchangeReceiver) -> any TransportExchange {
+        func startExchange(
+            _ request: URLRequest, acceptingUntrustedCertificates: Bool,
+            receiver: any TransportExchangeReceiver
+        ) -> any TransportExchange {
             receiver.didComplete(with: URLError(.notConnectedToInternet))
             return Idle()
         }
@@ -58,7 +68,10 @@ import FoundationNetworking
     @Test func aTransportFailingBeforeStartExchangeReturnsIsReported() async throws {
         let failing = ImageDownloader(name: "failing", transport: FailingTransport())
         let error = await kingfisherError { _ = try await failing.downloadImage(with: URL(string: "http://127.0.0.1:1/photo.png")!) }
-        guard case .responseError(reason: .URLSessionError(let underlying))? = error else { Issue.record("\(String(describing: error))"); return }
+        guard case .responseError(reason: .URLSessionError(let underlying))? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
         #expect((underlying as? URLError)?.code == .notConnectedToInternet)
     }
 }

@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -72,8 +76,10 @@ import Testing
     @Test func codingErrorsHaveTheirCode() {
         #expect(tooManyPixels.errorCode == 6006)
         // Through Kingfisher's processing error, the reason stays reachable.
-        let wrapped = KingfisherError.processorError(reason: .processingFailed(
-            processor: KingfisherError.DecodingFailure(processor: DefaultImageProcessor.default, reason: tooManyPixels), item: .data(Data())))
+        let wrapped = KingfisherError.processorError(
+            reason: .processingFailed(
+                processor: KingfisherError.DecodingFailure(processor: DefaultImageProcessor.default, reason: tooManyPixels),
+                item: .data(Data())))
         #expect(wrapped.imageCodingError == tooManyPixels && wrapped.errorCode == 4001)
         #expect(wrapped.localizedDescription == tooManyPixels.errorDescription)
     }

@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -18,13 +22,17 @@ import Testing
 
     /// Prefetches `urls` through the callback form, and returns what the completion handler got
     /// (skipped, failed, completed) and how many progress reports came first.
-    func prefetch(_ urls: [URL], options: KingfisherOptionsInfo) async throws
-        -> (skipped: [URL?], failed: [URL?], completed: [URL?], progressReports: Int) {
+    func prefetch(
+        _ urls: [URL], options: KingfisherOptionsInfo
+    ) async throws
+        -> (skipped: [URL?], failed: [URL?], completed: [URL?], progressReports: Int)
+    {
         let progressReports = Locked(0)
         let finished = WaitableState<([any Resource], [any Resource], [any Resource])?>(nil)
-        let prefetcher = ImagePrefetcher(urls: urls, options: options + [.callbackQueue(.untouch)],
-                                         progressBlock: { _, _, _ in progressReports.withLock { $0 += 1 } },
-                                         completionHandler: { skipped, failed, completed in finished.update { $0 = (skipped, failed, completed) } })
+        let prefetcher = ImagePrefetcher(
+            urls: urls, options: options + [.callbackQueue(.untouch)],
+            progressBlock: { _, _, _ in progressReports.withLock { $0 += 1 } },
+            completionHandler: { skipped, failed, completed in finished.update { $0 = (skipped, failed, completed) } })
         prefetcher.start()
         let (skipped, failed, completed) = try await finished.waitForValue { $0 }
         return (skipped.map(\.downloadURL), failed.map(\.downloadURL), completed.map(\.downloadURL), progressReports.withLock { $0 })
@@ -48,7 +56,8 @@ import Testing
             // The summary says why.
             let summary = await ImagePrefetcher(urls: [missing], options: [.targetCache(cache), .downloader(downloader)]).run()
             guard case .responseError(reason: .invalidHTTPStatusCode(let response))?? = summary.failureReasons.first else {
-                Issue.record("\(summary.failureReasons)"); return
+                Issue.record("\(summary.failureReasons)")
+                return
             }
             #expect(response.statusCode == 404)
         }
@@ -65,7 +74,9 @@ import Testing
 
     @Test func progressIsReportedOncePerItem() async throws {
         try await withServer { server, cache, downloader in
-            let cached = server.url("/image/photo.gif"), missing = server.url("/status/404"), fresh = server.url("/image/photo.png")
+            let cached = server.url("/image/photo.gif")
+            let missing = server.url("/status/404")
+            let fresh = server.url("/image/photo.png")
             try await cache.store(try KingfisherImage.decode(data: try Fixtures.data("photo.gif")), forKey: cached.cacheKey)
             let outcome = try await prefetch([cached, missing, fresh], options: [.targetCache(cache), .downloader(downloader)])
             #expect(outcome.progressReports == 3)
@@ -86,7 +97,9 @@ import Testing
             let url = server.url("/image/photo.png")
             try await cache.store(try KingfisherImage.decode(data: try Fixtures.data("photo.png")), forKey: url.cacheKey)
             cache.clearMemoryCache()
-            let summary = await ImagePrefetcher(urls: [url], options: [.targetCache(cache), .downloader(downloader), .alsoPrefetchToMemory]).run()
+            let summary = await ImagePrefetcher(
+                urls: [url], options: [.targetCache(cache), .downloader(downloader), .alsoPrefetchToMemory]
+            ).run()
             #expect(summary.skipped.count == 1)
             #expect(cache.imageCachedType(forKey: url.cacheKey) == .memory)
             #expect(server.requests("/image/photo.png") == 0)
@@ -99,7 +112,8 @@ import Testing
             let image = KingfisherImage(width: 1, height: 1, pixels: [0, 0, 0, 255])
             let urls = (0..<10_000).map { URL(string: "http://127.0.0.1:1/\($0).png")! }
             for url in urls { try await cache.store(image, forKey: url.cacheKey, toDisk: false) }
-            let summary = await ImagePrefetcher(urls: urls, options: [.targetCache(cache), .downloader(ImageDownloader(name: "prefetch"))]).run()
+            let summary = await ImagePrefetcher(urls: urls, options: [.targetCache(cache), .downloader(ImageDownloader(name: "prefetch"))])
+                .run()
             #expect(summary.skipped.count == 10_000 && summary.failed.isEmpty)
         }
     }

@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -13,11 +17,22 @@ import Testing
             ("crop(10x20)", CroppingImageProcessor(size: CGSize(width: 10, height: 20)).identifier),
             ("crop(10x20,0,1)", CroppingImageProcessor(size: CGSize(width: 10, height: 20), anchor: CGPoint(x: 0, y: 1)).identifier),
             ("round(12)", RoundCornerImageProcessor(cornerRadius: 12).identifier),
-            ("round(50%,64x64,tl+br)", RoundCornerImageProcessor(radius: .widthFraction(0.5), targetSize: CGSize(width: 64, height: 64),
-                                                                 roundingCorners: [.topLeft, .bottomRight]).identifier),
+            (
+                "round(50%,64x64,tl+br)",
+                RoundCornerImageProcessor(
+                    radius: .widthFraction(0.5), targetSize: CGSize(width: 64, height: 64),
+                    roundingCorners: [.topLeft, .bottomRight]
+                ).identifier
+            ),
             ("border(#FF0000,3)", BorderImageProcessor(border: Border(color: .red, lineWidth: 3)).identifier),
-            ("border(#00FF0080,2,8)", BorderImageProcessor(border: Border(color: KingfisherColor(hex: "#00FF0080")!, lineWidth: 2,
-                                                                          radius: .point(8))).identifier),
+            (
+                "border(#00FF0080,2,8)",
+                BorderImageProcessor(
+                    border: Border(
+                        color: KingfisherColor(hex: "#00FF0080")!, lineWidth: 2,
+                        radius: .point(8))
+                ).identifier
+            ),
             ("blur(10)", BlurImageProcessor(blurRadius: 10).identifier),
             ("overlay(#0000FF,0.25)", OverlayImageProcessor(overlay: .blue, fraction: 0.25).identifier),
             ("tint(#FFFF0080)", TintImageProcessor(tint: KingfisherColor(hex: "#FFFF0080")!).identifier),
@@ -33,15 +48,18 @@ import Testing
 
     @Test func chainsJoinWithTheCompositionOperator() throws {
         let chain = try ImageProcessorSpec.processor(from: "resize(100x100,fit) |> round(10) |> blackwhite")
-        let expected = ResizingImageProcessor(referenceSize: CGSize(width: 100, height: 100), mode: .aspectFit)
+        let expected =
+            ResizingImageProcessor(referenceSize: CGSize(width: 100, height: 100), mode: .aspectFit)
             |> RoundCornerImageProcessor(cornerRadius: 10) |> BlackWhiteProcessor()
         #expect(chain.identifier == expected.identifier)
         #expect(try ImageProcessorSpec.processors(from: "blur(1)|>blur(2)").count == 2)
     }
 
-    @Test(arguments: ["", "sharpen(2)", "resize(100)", "resize(0x10)", "resize(10x10,stretch)", "blur(1e9)", "blur(abc)",
-                      "crop(10x10,0.5)", "round(10,xx)", "border(red,2)", "overlay(#FF0000,2)", "colors(1,1,1)",
-                      "blend(glow)", "resize(10x10", "tint(#12345)", "resize(1000000x1000000)", "blur(nan)"])
+    @Test(arguments: [
+        "", "sharpen(2)", "resize(100)", "resize(0x10)", "resize(10x10,stretch)", "blur(1e9)", "blur(abc)",
+        "crop(10x10,0.5)", "round(10,xx)", "border(red,2)", "overlay(#FF0000,2)", "colors(1,1,1)",
+        "blend(glow)", "resize(10x10", "tint(#12345)", "resize(1000000x1000000)", "blur(nan)",
+    ])
     func badSpecsAreRefusedWithTheGrammar(_ spec: String) {
         do {
             _ = try ImageProcessorSpec.processors(from: spec)

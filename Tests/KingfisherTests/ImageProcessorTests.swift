@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -11,32 +15,53 @@ import Testing
         let red = KingfisherColor(red: 1, green: 0, blue: 0)
         let cases: [(any ImageProcessor, String)] = [
             (DefaultImageProcessor.default, ""),
-            (ResizingImageProcessor(referenceSize: CGSize(width: 100, height: 50)),
-             "com.onevcat.Kingfisher.ResizingImageProcessor((100.0, 50.0))"),
-            (ResizingImageProcessor(referenceSize: CGSize(width: 100, height: 50), mode: .aspectFit),
-             "com.onevcat.Kingfisher.ResizingImageProcessor((100.0, 50.0), aspectFit)"),
-            (DownsamplingImageProcessor(size: CGSize(width: 40, height: 40)),
-             "com.onevcat.Kingfisher.DownsamplingImageProcessor((40.0, 40.0))"),
-            (CroppingImageProcessor(size: CGSize(width: 10, height: 20)),
-             "com.onevcat.Kingfisher.CroppingImageProcessor((10.0, 20.0)_(0.5, 0.5))"),
-            (RoundCornerImageProcessor(cornerRadius: 20),
-             "com.onevcat.Kingfisher.RoundCornerImageProcessor(20.0)"),
-            (RoundCornerImageProcessor(radius: .widthFraction(0.5), targetSize: CGSize(width: 30, height: 30),
-                                       roundingCorners: [.topLeft, .bottomRight], backgroundColor: red),
-             "com.onevcat.Kingfisher.RoundCornerImageProcessor(w_frac_0.5_(30.0, 30.0)_corner(9))_(1.00,0.00,0.00,1.00)"),
-            (RoundCornerImageProcessor(radius: .heightFraction(0.25)),
-             "com.onevcat.Kingfisher.RoundCornerImageProcessor(h_frac_0.25)"),
-            (BorderImageProcessor(border: Border()),
-             "com.onevcat.Kingfisher.BorderImageProcessor((0.00,0.00,0.00,1.00)_4.0_0.0_"),
+            (
+                ResizingImageProcessor(referenceSize: CGSize(width: 100, height: 50)),
+                "com.onevcat.Kingfisher.ResizingImageProcessor((100.0, 50.0))"
+            ),
+            (
+                ResizingImageProcessor(referenceSize: CGSize(width: 100, height: 50), mode: .aspectFit),
+                "com.onevcat.Kingfisher.ResizingImageProcessor((100.0, 50.0), aspectFit)"
+            ),
+            (
+                DownsamplingImageProcessor(size: CGSize(width: 40, height: 40)),
+                "com.onevcat.Kingfisher.DownsamplingImageProcessor((40.0, 40.0))"
+            ),
+            (
+                CroppingImageProcessor(size: CGSize(width: 10, height: 20)),
+                "com.onevcat.Kingfisher.CroppingImageProcessor((10.0, 20.0)_(0.5, 0.5))"
+            ),
+            (
+                RoundCornerImageProcessor(cornerRadius: 20),
+                "com.onevcat.Kingfisher.RoundCornerImageProcessor(20.0)"
+            ),
+            (
+                RoundCornerImageProcessor(
+                    radius: .widthFraction(0.5), targetSize: CGSize(width: 30, height: 30),
+                    roundingCorners: [.topLeft, .bottomRight], backgroundColor: red),
+                "com.onevcat.Kingfisher.RoundCornerImageProcessor(w_frac_0.5_(30.0, 30.0)_corner(9))_(1.00,0.00,0.00,1.00)"
+            ),
+            (
+                RoundCornerImageProcessor(radius: .heightFraction(0.25)),
+                "com.onevcat.Kingfisher.RoundCornerImageProcessor(h_frac_0.25)"
+            ),
+            (
+                BorderImageProcessor(border: Border()),
+                "com.onevcat.Kingfisher.BorderImageProcessor((0.00,0.00,0.00,1.00)_4.0_0.0_"
+            ),
             (BlurImageProcessor(blurRadius: 10), "com.onevcat.Kingfisher.BlurImageProcessor(10.0)"),
             (OverlayImageProcessor(overlay: red), "com.onevcat.Kingfisher.OverlayImageProcessor((1.00,0.00,0.00,1.00)_0.5)"),
             (TintImageProcessor(tint: red), "com.onevcat.Kingfisher.TintImageProcessor((1.00,0.00,0.00,1.00))"),
-            (ColorControlsProcessor(brightness: 0.1, contrast: 1.2, saturation: 0.5, inputEV: 0.7),
-             "com.onevcat.Kingfisher.ColorControlsProcessor(0.1_1.2_0.5_0.7)"),
+            (
+                ColorControlsProcessor(brightness: 0.1, contrast: 1.2, saturation: 0.5, inputEV: 0.7),
+                "com.onevcat.Kingfisher.ColorControlsProcessor(0.1_1.2_0.5_0.7)"
+            ),
             (BlackWhiteProcessor(), "com.onevcat.Kingfisher.BlackWhiteProcessor"),
             (BlendImageProcessor(blendMode: .multiply), "com.onevcat.Kingfisher.BlendImageProcessor(1,1.0)"),
-            (BlendImageProcessor(blendMode: .sourceAtop, alpha: 0.5, backgroundColor: .white),
-             "com.onevcat.Kingfisher.BlendImageProcessor(20,0.5)_(1.00,1.00,1.00,1.00)"),
+            (
+                BlendImageProcessor(blendMode: .sourceAtop, alpha: 0.5, backgroundColor: .white),
+                "com.onevcat.Kingfisher.BlendImageProcessor(20,0.5)_(1.00,1.00,1.00,1.00)"
+            ),
         ]
         for (processor, identifier) in cases {
             #expect(processor.identifier == identifier)
@@ -81,8 +106,9 @@ import Testing
     @Test func resizingHonoursTheContentMode() throws {
         let image = makeTestImage(width: 200, height: 100)
         for (mode, points) in Self.contentModes {
-            let result = try #require(ResizingImageProcessor(referenceSize: CGSize(width: 50, height: 50), mode: mode)
-                .process(item: .image(image), options: options))
+            let result = try #require(
+                ResizingImageProcessor(referenceSize: CGSize(width: 50, height: 50), mode: mode)
+                    .process(item: .image(image), options: options))
             #expect(result.size == points, "\(mode)")
             #expect(result.pixelWidth == Int(points.width) && result.pixelHeight == Int(points.height))
         }
@@ -93,8 +119,9 @@ import Testing
         let image = makeTestImage(width: 200, height: 100)
         let options = KingfisherParsedOptionsInfo([.scaleFactor(scale)])
         for (mode, points) in Self.contentModes {
-            let result = try #require(ResizingImageProcessor(referenceSize: CGSize(width: 50, height: 50), mode: mode)
-                .process(item: .image(image), options: options))
+            let result = try #require(
+                ResizingImageProcessor(referenceSize: CGSize(width: 50, height: 50), mode: mode)
+                    .process(item: .image(image), options: options))
             #expect(result.size == points, "\(mode) at scale \(scale)")
             #expect(result.scale == scale)
             #expect(result.pixelWidth == Int(points.width * scale) && result.pixelHeight == Int(points.height * scale))
@@ -112,15 +139,19 @@ import Testing
         for y in 0..<10 { for x in 0..<10 { pixels += [UInt8(x * 20), UInt8(y * 20), 0, 255] } }
         let image = KingfisherImage(width: 10, height: 10, pixels: pixels, hasAlpha: false)
         let size = CGSize(width: 4, height: 4)
-        let anchors: [(CGPoint, (Int, Int))] = [(.zero, (0, 0)), (CGPoint(x: 0.5, y: 0.5), (3, 3)),
-                                                 (CGPoint(x: 1, y: 1), (6, 6)), (CGPoint(x: 2, y: -1), (6, 0))]
+        let anchors: [(CGPoint, (Int, Int))] = [
+            (.zero, (0, 0)), (CGPoint(x: 0.5, y: 0.5), (3, 3)),
+            (CGPoint(x: 1, y: 1), (6, 6)), (CGPoint(x: 2, y: -1), (6, 0)),
+        ]
         for (anchor, origin) in anchors {
             let cropped = image.kf.crop(to: size, anchorOn: anchor)
             #expect(cropped.pixelWidth == 4 && cropped.pixelHeight == 4)
             #expect(cropped.pixels[0] == UInt8(origin.0 * 20) && cropped.pixels[1] == UInt8(origin.1 * 20), "\(anchor)")
         }
-        #expect(CGSize(width: 100, height: 100).kf.constrainedRect(for: CGSize(width: 20, height: 20),
-                                                                  anchor: CGPoint(x: 0.5, y: 0.5))
+        #expect(
+            CGSize(width: 100, height: 100).kf.constrainedRect(
+                for: CGSize(width: 20, height: 20),
+                anchor: CGPoint(x: 0.5, y: 0.5))
                 == CGRect(x: 40, y: 40, width: 20, height: 20))
     }
 
@@ -138,30 +169,35 @@ import Testing
 
     @Test func onlyTheChosenCornersAreRounded() throws {
         let image = makeTestImage(width: 100, height: 100)
-        let some = try #require(RoundCornerImageProcessor(cornerRadius: 30, roundingCorners: [.topLeft])
-            .process(item: .image(image), options: options))
+        let some = try #require(
+            RoundCornerImageProcessor(cornerRadius: 30, roundingCorners: [.topLeft])
+                .process(item: .image(image), options: options))
         #expect(some.pixels[3] == 0 && some.pixels[(99 * 100 + 99) * 4 + 3] == 255)
     }
 
     @Test func aBackgroundColourFillsTheCutCorners() throws {
         let image = makeTestImage(width: 100, height: 100)
-        let backed = try #require(RoundCornerImageProcessor(cornerRadius: 30, backgroundColor: .red)
-            .process(item: .image(image), options: options))
+        let backed = try #require(
+            RoundCornerImageProcessor(cornerRadius: 30, backgroundColor: .red)
+                .process(item: .image(image), options: options))
         #expect(Array(backed.pixels[0..<4]) == [255, 0, 0, 255])
     }
 
     @Test func roundCornerTargetSizeResizesFirst() throws {
         let image = makeTestImage(width: 100, height: 50)
-        let result = try #require(RoundCornerImageProcessor(radius: .widthFraction(0.5), targetSize: CGSize(width: 40, height: 40))
-            .process(item: .image(image), options: options))
+        let result = try #require(
+            RoundCornerImageProcessor(radius: .widthFraction(0.5), targetSize: CGSize(width: 40, height: 40))
+                .process(item: .image(image), options: options))
         #expect(result.pixelWidth == 40 && result.pixelHeight == 40)
         #expect(result.pixels[(20 * 40 + 0) * 4 + 3] > 100, "a circle touches the middle of the left edge")
         #expect(result.pixels[3] == 0)
     }
 
     @Test func blurLeavesAFlatImageFlat() {
-        let flat = KingfisherImage(width: 64, height: 48, pixels: [UInt8](repeating: 0, count: 64 * 48 * 4).enumerated()
-            .map { [UInt8(200), 100, 50, 255][$0.offset % 4] }, hasAlpha: false)
+        let flat = KingfisherImage(
+            width: 64, height: 48,
+            pixels: [UInt8](repeating: 0, count: 64 * 48 * 4).enumerated()
+                .map { [UInt8(200), 100, 50, 255][$0.offset % 4] }, hasAlpha: false)
         let blurred = flat.kf.blurred(withRadius: 10)
         #expect(maxDifference(blurred.pixels, flat.pixels) <= 1)
     }
@@ -211,7 +247,8 @@ import Testing
     }
 
     @Test func blendModesFollowTheCompositingSpecification() {
-        let source = SIMD4<Float>(0.8, 0.4, 0.2, 1), backdrop = SIMD4<Float>(0.5, 0.5, 0.5, 1)
+        let source = SIMD4<Float>(0.8, 0.4, 0.2, 1)
+        let backdrop = SIMD4<Float>(0.5, 0.5, 0.5, 1)
         func blend(_ mode: CGBlendMode, _ s: SIMD4<Float> = source, _ b: SIMD4<Float> = backdrop, alpha: Float = 1) -> SIMD4<Float> {
             Compositing.composite(s, b, mode: mode, alpha: alpha)
         }
@@ -229,10 +266,13 @@ import Testing
         #expect(close(blend(.overlay, source, SIMD4(0, 0, 0, 1)), SIMD4(0, 0, 0, 1)))
         #expect(close(blend(.colorDodge, SIMD4(0.5, 0.5, 0.5, 1), SIMD4(0.25, 0, 1, 1)), SIMD4(0.5, 0, 1, 1)))
         #expect(close(blend(.colorBurn, SIMD4(0.5, 0.5, 0.5, 1), SIMD4(0.75, 1, 0, 1)), SIMD4(0.5, 1, 0, 1)))
-        #expect(close(blend(.luminosity, source, SIMD4(0.5, 0.5, 0.5, 1)), {
-            let l: Float = 0.3 * 0.8 + 0.59 * 0.4 + 0.11 * 0.2
-            return SIMD4(l, l, l, 1)
-        }()))
+        #expect(
+            close(
+                blend(.luminosity, source, SIMD4(0.5, 0.5, 0.5, 1)),
+                {
+                    let l: Float = 0.3 * 0.8 + 0.59 * 0.4 + 0.11 * 0.2
+                    return SIMD4(l, l, l, 1)
+                }()))
         #expect(close(blend(.normal, alpha: 0.5), SIMD4(0.65, 0.45, 0.35, 1)))
         // Porter-Duff with partial coverage.
         let half = SIMD4<Float>(1, 0, 0, 0.5)
@@ -248,15 +288,17 @@ import Testing
 
     @Test func blendProcessorUsesTheBackground() throws {
         let image = KingfisherImage(width: 1, height: 1, pixels: [128, 128, 128, 255], hasAlpha: false)
-        let result = try #require(BlendImageProcessor(blendMode: .multiply, backgroundColor: .red)
-            .process(item: .image(image), options: options))
+        let result = try #require(
+            BlendImageProcessor(blendMode: .multiply, backgroundColor: .red)
+                .process(item: .image(image), options: options))
         #expect(Array(result.pixels) == [128, 0, 0, 255])
     }
 
     @Test(arguments: ["gif_disposal_none.gif", "webp_animated.webp"])
     func processingAnAnimationProcessesEveryFrameKeepingItsTiming(_ file: String) throws {
         let source = try KingfisherImage.decode(data: Fixtures.data(file))
-        let chain = ResizingImageProcessor(referenceSize: CGSize(width: 10, height: 8)) |> BlurImageProcessor(blurRadius: 1)
+        let chain =
+            ResizingImageProcessor(referenceSize: CGSize(width: 10, height: 8)) |> BlurImageProcessor(blurRadius: 1)
             |> RoundCornerImageProcessor(cornerRadius: 3)
         let result = try #require(chain.process(item: .data(Fixtures.data(file)), options: options))
         #expect(result.frames.count == source.frames.count)
@@ -272,8 +314,9 @@ import Testing
         var pixels = [UInt8]()
         for _ in 0..<64 { for x in 0..<64 { pixels += x < 32 ? [255, 255, 255, 255] : [0, 0, 0, 0] } }
         let image = KingfisherImage(width: 64, height: 64, pixels: pixels)
-        let small = try #require(ResizingImageProcessor(referenceSize: CGSize(width: 13, height: 13))
-            .process(item: .image(image), options: options))
+        let small = try #require(
+            ResizingImageProcessor(referenceSize: CGSize(width: 13, height: 13))
+                .process(item: .image(image), options: options))
         for i in Swift.stride(from: 0, to: small.pixels.count, by: 4) where small.pixels[i + 3] > 8 {
             #expect(small.pixels[i] >= 250, "dark fringe: \(Array(small.pixels[i..<i + 4]))")
         }

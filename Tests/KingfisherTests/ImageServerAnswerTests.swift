@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import KingfisherImaging
 import KingfisherServer
@@ -8,7 +11,8 @@ import Testing
     @Test func resizedJPEGHasEveryHeader() async throws {
         try await withTestHTTPServerAndDirectory { origin, directory in
             try await withImageService(testServiceConfiguration(directory: directory)) { service in
-                let answer = try await service.get(service.path(origin.url("/image/photo_baseline_420.jpg"), "resize(40x30,none)", format: .jpg))
+                let answer = try await service.get(
+                    service.path(origin.url("/image/photo_baseline_420.jpg"), "resize(40x30,none)", format: .jpg))
                 #expect(answer.status == 200)
                 #expect(answer.header("Content-Type") == "image/jpeg")
                 #expect(answer.header("Content-Length") == String(answer.body.count))

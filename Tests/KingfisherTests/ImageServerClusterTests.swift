@@ -1,14 +1,20 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import KingfisherServer
 import Testing
+
 @testable import Kingfisher
 
 /// Several `kf serve` nodes in this process sharing one real redis-server: results made once
 /// across nodes, shared through Redis, and every answer still given when Redis is gone.
 @Suite struct ImageServerClusterTests {
     /// Runs `body` with `count` services, each with its own cache directory, all on `redis`.
-    func withNodes<T: Sendable>(_ count: Int, redis: RedisTestServer, leaseSeconds: Double = 5,
-                                _ body: ([ImageServiceUnderTest]) async throws -> T) async throws -> T {
+    func withNodes<T: Sendable>(
+        _ count: Int, redis: RedisTestServer, leaseSeconds: Double = 5,
+        _ body: ([ImageServiceUnderTest]) async throws -> T
+    ) async throws -> T {
         func start(_ started: [ImageServiceUnderTest]) async throws -> T {
             guard started.count < count else { return try await body(started) }
             return try await withTemporaryDirectory { directory in
@@ -101,8 +107,9 @@ import Testing
                         return try await group.reduce(into: []) { $0.append($1) }
                     }
                     #expect(answers.allSatisfy { $0.status == 200 }, "\(answers.map(\.text))")
-                    #expect(origin.requests("/slow/photo_baseline_420.jpg") == 1,
-                            "one node fetched under the original's lease; the others processed what it stored")
+                    #expect(
+                        origin.requests("/slow/photo_baseline_420.jpg") == 1,
+                        "one node fetched under the original's lease; the others processed what it stored")
                 }
             }
         }
@@ -114,7 +121,8 @@ import Testing
                 try await withNodes(2, redis: redis) { nodes in
                     await redis.stop()
                     for (index, node) in nodes.enumerated() {
-                        let answer = try await node.get(node.path(origin.url("/image/photo.png?node=\(index)"), "resize(30x30)", format: .png))
+                        let answer = try await node.get(
+                            node.path(origin.url("/image/photo.png?node=\(index)"), "resize(30x30)", format: .png))
                         #expect(answer.status == 200, "\(answer.text)")
                     }
                     // Both nodes make the same new result themselves: no tier, no waiting.

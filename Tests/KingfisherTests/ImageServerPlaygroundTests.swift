@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import KingfisherServer
 import Testing
@@ -35,7 +38,8 @@ import Testing
             try await withImageService(testServiceConfiguration(directory: directory)) { service in
                 let source = origin.url("/image/missing.png")
                 let page = try await chromium.dom(of: Self.address(service, source: source))
-                let answer = try await service.get(ImageURLPath.make(source: source, processing: Self.processing, format: .png, signer: nil))
+                let answer = try await service.get(
+                    ImageURLPath.make(source: source, processing: Self.processing, format: .png, signer: nil))
                 #expect(answer.status == 404)
                 let line = answer.text.trimmingCharacters(in: .whitespacesAndNewlines)
                 #expect(line.contains("answered 404"))

@@ -1,6 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
-@testable import KingfisherServer
 import Testing
+
+@testable import KingfisherServer
 
 /// Signed URLs and the refusal of sources on private networks (SSRF).
 @Suite struct ImageServerSecurityTests {
@@ -8,8 +12,12 @@ import Testing
         let path = "/resize(300x200,fill)/aHR0cDovL2E.webp"
         let signature = URLSigner(key: "secret key").signature(forPath: path)
         // The same HMAC from openssl: the scheme is what any client can compute.
-        let openssl = try await ProcessRun.run("/bin/sh", ["-c",
-            "printf '%s' '\(path)' | openssl dgst -sha256 -hmac 'secret key' -binary | base64 | tr '+/' '-_' | tr -d '='"])
+        let openssl = try await ProcessRun.run(
+            "/bin/sh",
+            [
+                "-c",
+                "printf '%s' '\(path)' | openssl dgst -sha256 -hmac 'secret key' -binary | base64 | tr '+/' '-_' | tr -d '='",
+            ])
         #expect(openssl.status == 0, "\(openssl.stderr)")
         #expect(signature == openssl.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(URLSigner(key: "secret key").isValid(signature: signature, forPath: path))
@@ -27,7 +35,8 @@ import Testing
                 let source = origin.url("/image/photo_baseline_420.jpg")
                 let signed = ImageURLPath.make(source: source, processing: "resize(20x20)", format: .png, signer: URLSigner(key: "k3y"))
                 #expect(try await service.get(signed).status == 200)
-                let unsafe = try await service.get(ImageURLPath.make(source: source, processing: "resize(20x20)", format: .png, signer: nil))
+                let unsafe = try await service.get(
+                    ImageURLPath.make(source: source, processing: "resize(20x20)", format: .png, signer: nil))
                 #expect(unsafe.status == 403)
                 #expect(unsafe.text.contains("unsigned URLs are not accepted"))
                 let otherKey = ImageURLPath.make(source: source, processing: "resize(20x20)", format: .png, signer: URLSigner(key: "nope"))
@@ -109,8 +118,9 @@ import Testing
     }
 
     @Test func aRedirectIntoATrustedPrefixIsTrustedOnlyFromATrustedSource() async throws {
-        let policy = SourcePolicy(allowedPrefixes: [], allowsPrivateNetworks: false,
-                                  trustedPrivatePrefixes: [try SourcePrefix("http://127.0.0.1:9/internal/")])
+        let policy = SourcePolicy(
+            allowedPrefixes: [], allowsPrivateNetworks: false,
+            trustedPrivatePrefixes: [try SourcePrefix("http://127.0.0.1:9/internal/")])
         let insideTrusted = URL(string: "http://127.0.0.1:9/internal/secret.png")!
         await #expect(throws: SourcePolicy.Refusal.self) {
             try await policy.checkRedirect(to: insideTrusted, from: URL(string: "http://93.184.216.34/a.jpg")!)

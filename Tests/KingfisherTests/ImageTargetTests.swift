@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -49,16 +53,20 @@ final class TestImageView: KingfisherHasImageComponent {
     }
 
     /// Starts setting an image; the returned state receives the completion handler's outcome.
-    func start(_ view: TestImageView, _ url: URL?, placeholder: KFCrossPlatformImage? = nil,
-               options: KingfisherOptionsInfo) -> WaitableState<Outcome?> {
+    func start(
+        _ view: TestImageView, _ url: URL?, placeholder: KFCrossPlatformImage? = nil,
+        options: KingfisherOptionsInfo
+    ) -> WaitableState<Outcome?> {
         let outcome = WaitableState<Outcome?>(nil)
         view.kf.setImage(with: url, placeholder: placeholder, options: options) { result in outcome.update { $0 = result } }
         return outcome
     }
 
     /// Sets an image and waits for its completion handler.
-    func set(_ view: TestImageView, _ url: URL?, placeholder: KFCrossPlatformImage? = nil,
-             options: KingfisherOptionsInfo) async throws -> Outcome {
+    func set(
+        _ view: TestImageView, _ url: URL?, placeholder: KFCrossPlatformImage? = nil,
+        options: KingfisherOptionsInfo
+    ) async throws -> Outcome {
         try await start(view, url, placeholder: placeholder, options: options).waitForValue { $0 }
     }
 
@@ -114,10 +122,12 @@ final class TestImageView: KingfisherHasImageComponent {
         try await withTransport { transport, options in
             let view = TestImageView()
             let reports = WaitableState(0)
-            view.kf.setImage(with: url, options: options, progressBlock: { _, _ in
-                MainActor.assertIsolated()
-                reports.update { $0 += 1 }
-            })
+            view.kf.setImage(
+                with: url, options: options,
+                progressBlock: { _, _ in
+                    MainActor.assertIsolated()
+                    reports.update { $0 += 1 }
+                })
             try await transport.nextExchange().respond(withImage: photo)
             try await reports.wait(until: { $0 >= 1 })
         }
@@ -182,7 +192,8 @@ final class TestImageView: KingfisherHasImageComponent {
 
             // Then it fails as not current, with its stale outcome attached
             guard case .failure(let error) = try await early.waitForValue({ $0 }) else {
-                Issue.record("the early request was set"); return
+                Issue.record("the early request was set")
+                return
             }
             #expect(error.isNotCurrentTask)
             guard case .imageSettingError(reason: .notCurrentSourceTask(let result, _, let source)) = error else { return }
@@ -196,7 +207,10 @@ final class TestImageView: KingfisherHasImageComponent {
         let view = TestImageView()
         view.image = KingfisherImage(width: 1, height: 1, pixels: [0, 0, 0, 255])
         let empty = try await set(view, nil, placeholder: placeholder, options: [])
-        guard case .failure(.imageSettingError(reason: .emptySource)) = empty else { Issue.record("\(empty)"); return }
+        guard case .failure(.imageSettingError(reason: .emptySource)) = empty else {
+            Issue.record("\(empty)")
+            return
+        }
         #expect(view.image === placeholder && view.kf.taskIdentifier == nil)
     }
 
@@ -238,27 +252,31 @@ final class TestImageView: KingfisherHasImageComponent {
             let placeholderImage = placeholder
             let succeeded = WaitableState<RetrieveImageResult?>(nil)
 
-            let processor = DownsamplingImageProcessor(size: imageView.bounds.size)
-                         |> RoundCornerImageProcessor(cornerRadius: 20)
+            let processor =
+                DownsamplingImageProcessor(size: imageView.bounds.size)
+                |> RoundCornerImageProcessor(cornerRadius: 20)
             // The README's `.fade(duration: 0.25).lowDataModeSource(.network(lowResolutionURL))`,
             // deprecated as no-ops here, go through Support/LinuxNoOps.swift.
-            withLinuxNoOps(KF.url(url)
-              .placeholder(placeholderImage)
-              .setProcessor(processor)
-              .loadDiskFileSynchronously()
-              .cacheMemoryOnly()
-              .cacheOriginalImage(), lowDataModeSource: .network(lowResolutionURL))
-              .onProgress { receivedSize, totalSize in  }
-              .onSuccess { result in succeeded.update { $0 = result } }
-              .onFailure { error in }
-              .targetCache(cache)
-              .set(to: imageView)
+            withLinuxNoOps(
+                KF.url(url)
+                    .placeholder(placeholderImage)
+                    .setProcessor(processor)
+                    .loadDiskFileSynchronously()
+                    .cacheMemoryOnly()
+                    .cacheOriginalImage(), lowDataModeSource: .network(lowResolutionURL)
+            )
+            .onProgress { receivedSize, totalSize in }
+            .onSuccess { result in succeeded.update { $0 = result } }
+            .onFailure { error in }
+            .targetCache(cache)
+            .set(to: imageView)
 
             let result = try await succeeded.waitForValue { $0 }
             #expect(imageView.image === result.image)
             #expect(result.image.pixelWidth == 100 && result.image.hasAlpha, "downsampled to the bounds, corners rounded")
-            #expect(cache.imageCachedType(forKey: url.cacheKey, processorIdentifier: processor.identifier) == .memory,
-                    "cacheMemoryOnly reached the manager")
+            #expect(
+                cache.imageCachedType(forKey: url.cacheKey, processorIdentifier: processor.identifier) == .memory,
+                "cacheMemoryOnly reached the manager")
         }
     }
 
@@ -280,7 +298,8 @@ final class TestImageView: KingfisherHasImageComponent {
 
     @Test func builderOptionsReachTheManager() async throws {
         try await withServer { server, cache in
-            let builder = KF.url(server.url("/image/photo.png")).targetCache(cache).downsampling(size: CGSize(width: 50, height: 50)).blackWhite()
+            let builder = KF.url(server.url("/image/photo.png")).targetCache(cache).downsampling(size: CGSize(width: 50, height: 50))
+                .blackWhite()
             let first = try await builder.image()
             #expect(first.image.pixelWidth == 50 && first.cacheType == .none)
             #expect(try await builder.image().cacheType == .memory, "the target cache")

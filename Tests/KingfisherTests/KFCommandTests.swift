@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -27,8 +31,9 @@ import Testing
     @Test func processDownsamples() async throws {
         try await withTemporaryDirectory { directory in
             let output = directory.appendingPathComponent("thumb.png")
-            let run = try await ProcessRun.kf("process", Fixtures.directory.appendingPathComponent("photo_progressive.jpg").path,
-                                        "--processor", "downsample(64x64)", "--output", output.path)
+            let run = try await ProcessRun.kf(
+                "process", Fixtures.directory.appendingPathComponent("photo_progressive.jpg").path,
+                "--processor", "downsample(64x64)", "--output", output.path)
             #expect(run.status == 0, "\(run.stderr)")
             let image = try KingfisherImage.decode(data: Data(contentsOf: output))
             #expect(max(image.pixelWidth, image.pixelHeight) == 64)
@@ -38,8 +43,9 @@ import Testing
     @Test func processWritesTheFormatOfTheExtension() async throws {
         try await withTemporaryDirectory { directory in
             let output = directory.appendingPathComponent("thumb.webp")
-            let run = try await ProcessRun.kf("process", Fixtures.directory.appendingPathComponent("photo_progressive.jpg").path,
-                                        "--output", output.path)
+            let run = try await ProcessRun.kf(
+                "process", Fixtures.directory.appendingPathComponent("photo_progressive.jpg").path,
+                "--output", output.path)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(try KingfisherImage.decode(data: Data(contentsOf: output)).format == .WebP)
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["thumb.webp"], "no temporary file left")
@@ -49,7 +55,8 @@ import Testing
     @Test func processWritesUprightPixels() async throws {
         try await withTemporaryDirectory { directory in
             let output = directory.appendingPathComponent("out.png")
-            let run = try await ProcessRun.kf("process", Fixtures.directory.appendingPathComponent("orientation_5.jpg").path, "--output", output.path)
+            let run = try await ProcessRun.kf(
+                "process", Fixtures.directory.appendingPathComponent("orientation_5.jpg").path, "--output", output.path)
             #expect(run.status == 0)
             let image = try KingfisherImage.decode(data: Data(contentsOf: output))
             let reference = try Fixtures.reference("orientation.ref.png")
@@ -62,8 +69,9 @@ import Testing
     @Test(arguments: refusedInputs)
     func refusedInputExits65WithOneLineNamingTheFile(_ file: String) async throws {
         try await withTemporaryDirectory { directory in
-            let run = try await ProcessRun.kf("process", Fixtures.directory.appendingPathComponent(file).path,
-                                        "--output", directory.appendingPathComponent("out.jpg").path)
+            let run = try await ProcessRun.kf(
+                "process", Fixtures.directory.appendingPathComponent(file).path,
+                "--output", directory.appendingPathComponent("out.jpg").path)
             #expect(run.status == 65)
             #expect(run.stderr.split(separator: "\n").count == 1)
             #expect(run.stderr.contains(file))
@@ -73,8 +81,9 @@ import Testing
     @Test(arguments: refusedInputs)
     func refusedInputWritesNoOutput(_ file: String) async throws {
         try await withTemporaryDirectory { directory in
-            _ = try await ProcessRun.kf("process", Fixtures.directory.appendingPathComponent(file).path,
-                                  "--output", directory.appendingPathComponent("out.jpg").path)
+            _ = try await ProcessRun.kf(
+                "process", Fixtures.directory.appendingPathComponent(file).path,
+                "--output", directory.appendingPathComponent("out.jpg").path)
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
         }
     }
@@ -102,15 +111,18 @@ import Testing
         }
     }
 
-    @Test(arguments: ["downsample(64x64)", "resize(40x30)", "resize(40x40,fit)", "resize(40x40,fill)", "crop(50x50)",
-                      "crop(50x50,1,0)", "round(10)", "round(50%,32x32,tl+tr)", "border(#FF0000,3)", "border(#FF000080,3,8)",
-                      "blur(3)", "overlay(#0000FF,0.5)", "tint(#00FF0040)", "colors(0.1,1.1,0.8,0.3)", "blackwhite",
-                      "blend(multiply)", "blend(luminosity,0.8,#336699)", "resize(80x80,fit)|>round(8)|>blur(1)"])
+    @Test(arguments: [
+        "downsample(64x64)", "resize(40x30)", "resize(40x40,fit)", "resize(40x40,fill)", "crop(50x50)",
+        "crop(50x50,1,0)", "round(10)", "round(50%,32x32,tl+tr)", "border(#FF0000,3)", "border(#FF000080,3,8)",
+        "blur(3)", "overlay(#0000FF,0.5)", "tint(#00FF0040)", "colors(0.1,1.1,0.8,0.3)", "blackwhite",
+        "blend(multiply)", "blend(luminosity,0.8,#336699)", "resize(80x80,fit)|>round(8)|>blur(1)",
+    ])
     func processRunsEverySpecForm(_ spec: String) async throws {
         try await withTemporaryDirectory { directory in
             let output = directory.appendingPathComponent("out.png")
-            let run = try await ProcessRun.kf("process", Fixtures.directory.appendingPathComponent("photo_alpha.webp").path,
-                                        "--processor", spec, "--output", output.path)
+            let run = try await ProcessRun.kf(
+                "process", Fixtures.directory.appendingPathComponent("photo_alpha.webp").path,
+                "--processor", spec, "--output", output.path)
             #expect(run.status == 0, "\(spec): \(run.stderr)")
             let expected = try ImageProcessorSpec.processor(from: spec)
                 .process(item: .data(Fixtures.data("photo_alpha.webp")), options: KingfisherParsedOptionsInfo(nil))
@@ -121,8 +133,9 @@ import Testing
 
     @Test func badSpecExits64ShowingTheGrammar() async throws {
         try await withTemporaryDirectory { directory in
-            let run = try await ProcessRun.kf("process", Fixtures.directory.appendingPathComponent("photo.png").path,
-                                        "--processor", "resize(10x10,stretch)", "--output", directory.appendingPathComponent("never.png").path)
+            let run = try await ProcessRun.kf(
+                "process", Fixtures.directory.appendingPathComponent("photo.png").path,
+                "--processor", "resize(10x10,stretch)", "--output", directory.appendingPathComponent("never.png").path)
             #expect(run.status == 64)
             #expect(run.stderr.contains("content mode must be fit, fill or none"))
             #expect(run.stderr.contains("blend(MODE[,ALPHA][,#BG])"))
@@ -132,7 +145,8 @@ import Testing
     @Test func maxPixelsIsAnOption() async throws {
         try await withTemporaryDirectory { directory in
             let input = Fixtures.directory.appendingPathComponent("photo.png").path
-            let run = try await ProcessRun.kf("process", input, "--output", directory.appendingPathComponent("o.png").path, "--max-pixels", "1000")
+            let run = try await ProcessRun.kf(
+                "process", input, "--output", directory.appendingPathComponent("o.png").path, "--max-pixels", "1000")
             #expect(run.status == 65)
             #expect(run.stderr.contains("over the limit of 1000 pixels"))
         }

@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -28,8 +32,9 @@ import Testing
             let processed = try await kf("get", jpeg, "--directory", directory, "--processor", "resize(50x50,fit)")
             let again = try await kf("get", jpeg, "--directory", directory, "--processor", "resize(50x50,fit)")
             #expect(processed.stdout.contains("from JPEG") && processed.stdout.contains("bytes of PNG"), "\(processed.stdout)")
-            #expect(again.stdout.hasPrefix("disk") && again.stdout.contains("from PNG") && again.stdout.contains("bytes of PNG"),
-                    "\(again.stdout)")
+            #expect(
+                again.stdout.hasPrefix("disk") && again.stdout.contains("from PNG") && again.stdout.contains("bytes of PNG"),
+                "\(again.stdout)")
         }
     }
 
@@ -76,7 +81,8 @@ import Testing
 
     @Test func getOnlyFromCacheOfAnUncachedImageExits66() async throws {
         try await withServer { server, directory in
-            let notCached = try await kf("get", server.url("/image/photo.gif").absoluteString, "--directory", directory, "--only-from-cache")
+            let notCached = try await kf(
+                "get", server.url("/image/photo.gif").absoluteString, "--directory", directory, "--only-from-cache")
             #expect(notCached.status == 66 && server.requests("/image/photo.gif") == 0)
         }
     }
@@ -117,7 +123,8 @@ import Testing
 
     @Test func getSendsTheGivenHeaders() async throws {
         try await withServer { server, directory in
-            let run = try await kf("get", server.url("/image/photo.png").absoluteString, "--directory", directory, "--header", "X-Token: abc")
+            let run = try await kf(
+                "get", server.url("/image/photo.png").absoluteString, "--directory", directory, "--header", "X-Token: abc")
             #expect(run.status == 0, "\(run.stderr)")
             #expect(server.headers("/image/photo.png")["x-token"] == "abc")
         }
@@ -125,8 +132,9 @@ import Testing
 
     @Test func getFallsBackToAnAlternative() async throws {
         try await withServer { server, directory in
-            let fallback = try await kf("get", server.url("/status/500").absoluteString, "--directory", directory,
-                                        "--alternative", server.url("/image/photo.gif").absoluteString, "--json")
+            let fallback = try await kf(
+                "get", server.url("/status/500").absoluteString, "--directory", directory,
+                "--alternative", server.url("/image/photo.gif").absoluteString, "--json")
             #expect(fallback.status == 0)
             #expect(try fallback.json()["format"] as? String == "GIF")
         }
@@ -162,7 +170,8 @@ import Testing
 
     @Test func prefetchWithAFailureExits69NamingIt() async throws {
         try await withServer { server, directory in
-            let good = server.url("/image/photo.png").absoluteString, bad = server.url("/status/503").absoluteString
+            let good = server.url("/image/photo.png").absoluteString
+            let bad = server.url("/status/503").absoluteString
             _ = try await kf("get", good, "--directory", directory)
             let again = try await kf("prefetch", good, bad, "--directory", directory)
             #expect(again.status == 69 && again.stdout.contains("completed 0, skipped 1, failed 1"))
@@ -171,7 +180,10 @@ import Testing
             // And as JSON.
             let json = try await kf("prefetch", good, bad, "--directory", directory, "--json")
             struct Report: Decodable {
-                struct Failure: Decodable { var source: String; var reason: String }
+                struct Failure: Decodable {
+                    var source: String
+                    var reason: String
+                }
                 var completed: [String], skipped: [String], failed: [Failure]
             }
             let report = try JSONDecoder().decode(Report.self, from: Data(json.stdout.utf8))

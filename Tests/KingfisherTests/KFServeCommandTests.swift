@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import AsyncHTTPClient
 import Foundation
 import KingfisherServer
@@ -9,9 +12,12 @@ import Testing
         try await withTestHTTPServerAndDirectory { origin, directory in
             let process = Process()
             process.executableURL = BuiltExecutable.kf
-            process.arguments = ["serve", "--port", "0", "--allow-unsigned", "--allow-private-networks",
-                                 "--directory", directory.path, "--name", "kf-serve-process-test"]
-            let out = Pipe(), err = Pipe()
+            process.arguments = [
+                "serve", "--port", "0", "--allow-unsigned", "--allow-private-networks",
+                "--directory", directory.path, "--name", "kf-serve-process-test",
+            ]
+            let out = Pipe()
+            let err = Pipe()
             process.standardOutput = out
             process.standardError = err
             try process.run()
@@ -24,11 +30,13 @@ import Testing
             let port = try #require(line.split(separator: ":").last.flatMap { Int($0.filter(\.isNumber)) }, "\(line)")
             #expect(line.hasPrefix("kf serve: listening on http://127.0.0.1:"))
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
-            let path = try await ProcessRun.kf("url", origin.url("/image/photo_baseline_420.jpg").absoluteString,
-                                               "--processor", "resize(24x24,none)", "--format", "png")
+            let path = try await ProcessRun.kf(
+                "url", origin.url("/image/photo_baseline_420.jpg").absoluteString,
+                "--processor", "resize(24x24,none)", "--format", "png")
             #expect(path.status == 0)
-            let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path.stdout.trimmingCharacters(in: .newlines))"),
-                                                    timeout: .seconds(60))
+            let response = try await client.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path.stdout.trimmingCharacters(in: .newlines))"),
+                timeout: .seconds(60))
             #expect(response.status.code == 200)
             #expect(response.headers.first(name: "Content-Type") == "image/png")
             _ = try await response.body.collect(upTo: 1 << 20)
@@ -95,7 +103,8 @@ import Testing
     }
 
     @Test func urlPrintsSignedAndUnsafePaths() async throws {
-        let unsafe = try await ProcessRun.kf("url", "https://example.com/a.jpg", "--processor", "resize(300x200,fill)|>round(8)", "--format", "webp")
+        let unsafe = try await ProcessRun.kf(
+            "url", "https://example.com/a.jpg", "--processor", "resize(300x200,fill)|>round(8)", "--format", "webp")
         #expect(unsafe.stdout == "/unsafe/resize(300x200,fill)%7C%3Eround(8)/aHR0cHM6Ly9leGFtcGxlLmNvbS9hLmpwZw.webp\n")
         let signed = try await ProcessRun.kf("url", "https://example.com/a.jpg", "--key", "secret")
         let parts = signed.stdout.trimmingCharacters(in: .newlines).split(separator: "/", maxSplits: 1)

@@ -1,10 +1,15 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
-@testable import Kingfisher
 import KingfisherImaging
+import Testing
+
+@testable import Kingfisher
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Places where Kingfisher 8.11's sources and tests say how it behaves and this library once
 /// behaved otherwise: equality of sources, the threads data providers answer on, cancelling a
@@ -84,7 +89,10 @@ import KingfisherImaging
         }
 
         func open() {
-            gate.withLock { gate in defer { gate = (true, nil) }; return gate.waiting }?.resume()
+            gate.withLock { gate in
+                defer { gate = (true, nil) }
+                return gate.waiting
+            }?.resume()
         }
     }
 
@@ -133,10 +141,13 @@ import KingfisherImaging
     final class CountingDownloader: ImageDownloader, @unchecked Sendable {
         let asked = Locked<[URL]>([])
 
-        override func downloadImage(with url: URL, options: KingfisherParsedOptionsInfo,
-                                    progressBlock: DownloadProgressBlock? = nil,
-                                    completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil)
-            -> DownloadTask {
+        override func downloadImage(
+            with url: URL, options: KingfisherParsedOptionsInfo,
+            progressBlock: DownloadProgressBlock? = nil,
+            completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil
+        )
+            -> DownloadTask
+        {
             asked.withLock { $0.append(url) }
             return super.downloadImage(with: url, options: options, progressBlock: progressBlock, completionHandler: completionHandler)
         }

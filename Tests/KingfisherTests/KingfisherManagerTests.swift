@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -152,9 +156,11 @@ import Testing
         try await withSetup { setup in
             let url = setup.server.url("/image/photo.png")
             let tiny = KingfisherImage(width: 1, height: 1, pixels: [0, 0, 0, 255])
-            let result = try await setup.manager.retrieveImage(with: url, options: [
-                .waitForCache, .imageModifier(AnyImageModifier { _ in tiny }),
-            ])
+            let result = try await setup.manager.retrieveImage(
+                with: url,
+                options: [
+                    .waitForCache, .imageModifier(AnyImageModifier { _ in tiny }),
+                ])
             #expect(result.image === tiny)
             #expect(setup.cache.retrieveImageInMemoryCache(forKey: url.cacheKey)?.pixelWidth == 190, "the cached image is not modified")
         }
@@ -175,8 +181,10 @@ import Testing
             let url = setup.server.url("/image/photo.png")
             let updated = Locked(0)
             let result: Result<RetrieveImageResult, KingfisherError> = await withCheckedContinuation { continuation in
-                let task = setup.manager.retrieveImage(with: url, options: [.callbackQueue(.untouch)],
-                                                       downloadTaskUpdated: { _ in updated.withLock { $0 += 1 } }) {
+                let task = setup.manager.retrieveImage(
+                    with: url, options: [.callbackQueue(.untouch)],
+                    downloadTaskUpdated: { _ in updated.withLock { $0 += 1 } }
+                ) {
                     continuation.resume(returning: $0)
                 }
                 #expect(task != nil)
@@ -201,9 +209,11 @@ import Testing
     @Test func aFlakyServerIsRetriedUntilItAnswers() async throws {
         try await withSetup { setup in
             let url = setup.server.url("/flaky/2/photo.png")
-            let result = try await setup.manager.retrieveImage(with: url, options: [
-                .retryStrategy(DelayRetryStrategy(maxRetryCount: 3, retryInterval: .seconds(0))),
-            ])
+            let result = try await setup.manager.retrieveImage(
+                with: url,
+                options: [
+                    .retryStrategy(DelayRetryStrategy(maxRetryCount: 3, retryInterval: .seconds(0)))
+                ])
             #expect(result.image.pixelWidth == 190)
             #expect(setup.server.requests("/flaky/2/photo.png") == 3)
         }
@@ -213,9 +223,11 @@ import Testing
         try await withSetup { setup in
             let stubborn = setup.server.url("/flaky/5/photo.png")
             await #expect {
-                try await setup.manager.retrieveImage(with: stubborn, options: [
-                    .retryStrategy(DelayRetryStrategy(maxRetryCount: 2, retryInterval: .accumulated(0.01))),
-                ])
+                try await setup.manager.retrieveImage(
+                    with: stubborn,
+                    options: [
+                        .retryStrategy(DelayRetryStrategy(maxRetryCount: 2, retryInterval: .accumulated(0.01)))
+                    ])
             } throws: { ($0 as? KingfisherError)?.isInvalidResponseStatusCode(503) == true }
             #expect(setup.server.requests("/flaky/5/photo.png") == 3, "the first try and two retries")
         }
@@ -225,9 +237,11 @@ import Testing
         try await withSetup { setup in
             let html = setup.server.url("/html")
             await #expect {
-                try await setup.manager.retrieveImage(with: html, options: [
-                    .retryStrategy(DelayRetryStrategy(maxRetryCount: 3, retryInterval: .seconds(0))),
-                ])
+                try await setup.manager.retrieveImage(
+                    with: html,
+                    options: [
+                        .retryStrategy(DelayRetryStrategy(maxRetryCount: 3, retryInterval: .seconds(0)))
+                    ])
             } throws: { error in
                 (error as? KingfisherError)?.decodingFailure?.url == html
             }
@@ -237,11 +251,14 @@ import Testing
 
     @Test func alternativeSourcesAreTriedInOrder() async throws {
         try await withSetup { setup in
-            let broken = setup.server.url("/status/404"), alsoBroken = setup.server.url("/status/500")
+            let broken = setup.server.url("/status/404")
+            let alsoBroken = setup.server.url("/status/500")
             let good = setup.server.url("/image/photo.png")
-            let result = try await setup.manager.retrieveImage(with: broken, options: [
-                .alternativeSources([.network(alsoBroken), .network(good)]),
-            ])
+            let result = try await setup.manager.retrieveImage(
+                with: broken,
+                options: [
+                    .alternativeSources([.network(alsoBroken), .network(good)])
+                ])
             #expect(result.source.url == good && result.originalSource.url == broken)
             #expect(setup.server.requests("/status/404") == 1 && setup.server.requests("/status/500") == 1)
         }
@@ -249,12 +266,14 @@ import Testing
 
     @Test func exhaustedAlternativesReportEveryFailure() async throws {
         try await withSetup { setup in
-            let broken = setup.server.url("/status/404"), alsoBroken = setup.server.url("/status/500")
+            let broken = setup.server.url("/status/404")
+            let alsoBroken = setup.server.url("/status/500")
             let error = await kingfisherError {
                 _ = try await setup.manager.retrieveImage(with: broken, options: [.alternativeSources([.network(alsoBroken)])])
             }
             guard case .imageSettingError(reason: .alternativeSourcesExhausted(let failures))? = error else {
-                Issue.record("\(String(describing: error))"); return
+                Issue.record("\(String(describing: error))")
+                return
             }
             #expect(failures.map { $0.source.url } == [broken, alsoBroken])
             #expect(failures.allSatisfy { $0.error.isInvalidResponseStatusCode })
@@ -275,11 +294,13 @@ import Testing
     @Test func theColorProfileIsKeptWhenTheOptionsSaySo() async throws {
         try await withSetup { setup in
             let data = try ColorManagementTests.data("displayp3.jpg")
-            let converted = try await setup.manager.retrieveImage(with: .provider(RawImageDataProvider(data: data, cacheKey: "p3")),
-                                                                  options: [.cacheMemoryOnly])
+            let converted = try await setup.manager.retrieveImage(
+                with: .provider(RawImageDataProvider(data: data, cacheKey: "p3")),
+                options: [.cacheMemoryOnly])
             #expect(converted.image.colorProfile == nil)
-            let kept = try await setup.manager.retrieveImage(with: .provider(RawImageDataProvider(data: data, cacheKey: "p3-kept")),
-                                                             options: [.preserveColorProfile, .cacheMemoryOnly])
+            let kept = try await setup.manager.retrieveImage(
+                with: .provider(RawImageDataProvider(data: data, cacheKey: "p3-kept")),
+                options: [.preserveColorProfile, .cacheMemoryOnly])
             #expect(kept.image.colorProfile?.name.contains("Display P3") == true)
             #expect(kept.image.pixels != converted.image.pixels)
         }

@@ -1,11 +1,15 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 // Not @testable: what compiles here is what Kingfisher code written against the public API gets.
 import Kingfisher
 import KingfisherImaging
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Kingfisher 8 code, as its users write it, compiling and behaving as there.
 @Suite(.timeLimit(.minutes(10))) struct KingfisherSourceCompatibilityTests {
@@ -15,8 +19,9 @@ import KingfisherImaging
         let loaded = ImageLoadingResult(image: image, originalData: Data([1, 2, 3]))
         #expect(loaded.url == nil && loaded.metrics == nil && loaded.originalData == Data([1, 2, 3]))
         let source = Source.network(KF.ImageResource(downloadURL: url))
-        let retrieved = RetrieveImageResult(image: image, cacheType: .disk, source: source, originalSource: source,
-                                            data: { Data([4]) })
+        let retrieved = RetrieveImageResult(
+            image: image, cacheType: .disk, source: source, originalSource: source,
+            data: { Data([4]) })
         #expect(retrieved.cacheType == .disk && retrieved.data() == Data([4]) && retrieved.metrics == nil)
         #expect(retrieved.source.url == url)
     }
@@ -90,7 +95,8 @@ import KingfisherImaging
     }
 
     @Test func errorHelpersMeanWhatTheyMeanInKingfisher() {
-        let response = HTTPURLResponse(url: URL(string: "https://example.com/a.png")!, statusCode: 404, httpVersion: nil, headerFields: nil)!
+        let response = HTTPURLResponse(
+            url: URL(string: "https://example.com/a.png")!, statusCode: 404, httpVersion: nil, headerFields: nil)!
         let notFound = KingfisherError.responseError(reason: .invalidHTTPStatusCode(response: response))
         #expect(notFound.isInvalidResponseStatusCode && notFound.isInvalidResponseStatusCode(404))
         #expect(!notFound.isInvalidResponseStatusCode(500) && !notFound.isTaskCancelled)
@@ -111,9 +117,11 @@ import KingfisherImaging
                 with: url, options: [.processor(ResizingImageProcessor(referenceSize: CGSize(width: 10, height: 10)))])
             #expect(resized.image.size == CGSize(width: 10, height: 10))
             let progress = Locked<Int64>(0)
-            let plain = try await downloader.downloadImage(with: url, options: nil, progressBlock: { received, _ in
-                progress.withLock { $0 = received }
-            })
+            let plain = try await downloader.downloadImage(
+                with: url, options: nil,
+                progressBlock: { received, _ in
+                    progress.withLock { $0 = received }
+                })
             #expect(progress.withLock { $0 } == Int64(plain.originalData.count))
             let task: DownloadTask = downloader.downloadImage(with: url, options: [.callbackQueue(.untouch)]) { _ in }
             #expect(task.url == url)
@@ -239,10 +247,12 @@ import KingfisherImaging
         let small = try #require(frames.frame(at: 2, maxSize: CGSize(width: 4, height: 4)))
         #expect(max(small.pixelWidth, small.pixelHeight) == 4)
 
-        let webp = try #require(KingfisherWrapper<KFCrossPlatformImage>.animatedImage(
-            data: Fixtures.data("webp_animated.webp"), options: ImageCreatingOptions()))
+        let webp = try #require(
+            KingfisherWrapper<KFCrossPlatformImage>.animatedImage(
+                data: Fixtures.data("webp_animated.webp"), options: ImageCreatingOptions()))
         #expect(webp.frameCount == 3)
-        #expect(ImageCreatingOptions(scale: 2) == ImageCreatingOptions(scale: 2) && ImageCreatingOptions() != ImageCreatingOptions(scale: 2))
+        #expect(
+            ImageCreatingOptions(scale: 2) == ImageCreatingOptions(scale: 2) && ImageCreatingOptions() != ImageCreatingOptions(scale: 2))
     }
 
     /// Frames drawn by code: one grey level per frame, the last of the wrong size.
@@ -252,18 +262,22 @@ import KingfisherImaging
         func frame(at index: Int, maxSize: CGSize?) -> KFCrossPlatformImage? {
             let side = index == 3 ? 3 : 2
             let grey = UInt8(index * 60)
-            return KFCrossPlatformImage(width: side, height: side, pixels: Array(repeating: [grey, grey, grey, 255], count: side * side).flatMap { $0 })
+            return KFCrossPlatformImage(
+                width: side, height: side, pixels: Array(repeating: [grey, grey, grey, 255], count: side * side).flatMap { $0 })
         }
         func duration(at index: Int) -> TimeInterval { 0.05 * Double(index + 1) }
     }
 
     @Test func anAnimationFromAFrameSourceAsksForFramesWhenNeeded() throws {
-        let image = try #require(KingfisherWrapper<KFCrossPlatformImage>.animatedImage(source: GreyFrames(), options: ImageCreatingOptions()))
+        let image = try #require(
+            KingfisherWrapper<KFCrossPlatformImage>.animatedImage(source: GreyFrames(), options: ImageCreatingOptions()))
         #expect(image.frameCount == 4 && image.pixelWidth == 2)
         #expect(try image.frame(at: 2).pixels[0] == 120 && abs(image.frameDuration(at: 2) - 0.15) < 1e-9)
         #expect(throws: ImageCodingError.self) { try image.frame(at: 3) }
-        #expect(KingfisherWrapper<KFCrossPlatformImage>.animatedImage(source: GreyFrames(), options: ImageCreatingOptions(preloadAll: true)) == nil,
-                "decoded up front, the wrong-sized frame fails the whole image")
+        #expect(
+            KingfisherWrapper<KFCrossPlatformImage>.animatedImage(source: GreyFrames(), options: ImageCreatingOptions(preloadAll: true))
+                == nil,
+            "decoded up front, the wrong-sized frame fails the whole image")
         #expect(GIFAnimatedImage.getFrameDuration(from: ["UnclampedDelayTime": 0.05, "DelayTime": 0.1]) == 0.05)
         #expect(GIFAnimatedImage.getFrameDuration(from: ["DelayTime": 0.01]) == 0.1)
         #expect(GIFAnimatedImage.getFrameDuration(from: nil) == 0.1)
@@ -282,7 +296,8 @@ import KingfisherImaging
     @Test func filtersAreTheExtensionPointForCustomEffects() async throws {
         let photo = try KingfisherImage.decode(data: Fixtures.data("photo.png"))
         let red = KFCrossPlatformColor(red: 1, green: 0, blue: 0, alpha: 0.5)
-        #expect(photo.kf.apply(.tint(red)).pixels == TintImageProcessor(tint: red).process(item: .image(photo), options: .init(nil))?.pixels)
+        #expect(
+            photo.kf.apply(.tint(red)).pixels == TintImageProcessor(tint: red).process(item: .image(photo), options: .init(nil))?.pixels)
         let same = Filter.colorControl(.init(brightness: 0, contrast: 1, saturation: 1, inputEV: 0))
         #expect(photo.kf.apply(same).pixelWidth == photo.pixelWidth)
         #expect(photo.kf.apply(Filter { _ in nil }) === photo, "a filter giving nil keeps the image")

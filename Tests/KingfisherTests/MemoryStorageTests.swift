@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -10,8 +14,10 @@ struct CostItem: CacheCostCalculable, Sendable, Equatable {
 }
 
 @Suite(.timeLimit(.minutes(10))) struct MemoryStorageTests {
-    func makeStorage(costLimit: Int = 100, countLimit: Int = .max, expiration: StorageExpiration = .seconds(300),
-                     clock: TestClock = TestClock()) -> MemoryStorage.Backend<CostItem> {
+    func makeStorage(
+        costLimit: Int = 100, countLimit: Int = .max, expiration: StorageExpiration = .seconds(300),
+        clock: TestClock = TestClock()
+    ) -> MemoryStorage.Backend<CostItem> {
         var config = MemoryStorage.Config(totalCostLimit: costLimit, cleanInterval: 0)
         config.countLimit = countLimit
         config.expiration = expiration
@@ -150,7 +156,11 @@ struct CostItem: CacheCostCalculable, Sendable, Equatable {
                 group.addTask {
                     for i in 0..<2000 {
                         let key = "k\((i * 7 + worker) % 100)"
-                        if i % 3 == 0 { storage.store(value: CostItem(name: key, cacheCost: 10), forKey: key) } else { _ = storage.value(forKey: key) }
+                        if i % 3 == 0 {
+                            storage.store(value: CostItem(name: key, cacheCost: 10), forKey: key)
+                        } else {
+                            _ = storage.value(forKey: key)
+                        }
                         if i % 50 == 0 { storage.remove(forKey: key) }
                     }
                 }
@@ -182,15 +192,19 @@ struct CostItem: CacheCostCalculable, Sendable, Equatable {
     }
 
     @Test func readsACgroupV2Limit() throws {
-        try withTree(["self": "0::/app.slice/web.service\n", "fs/memory.max": "max\n",
-                      "fs/app.slice/memory.max": "2147483648\n", "fs/app.slice/web.service/memory.max": "max\n"]) { root in
+        try withTree([
+            "self": "0::/app.slice/web.service\n", "fs/memory.max": "max\n",
+            "fs/app.slice/memory.max": "2147483648\n", "fs/app.slice/web.service/memory.max": "max\n",
+        ]) { root in
             #expect(AvailableMemory.cgroupLimit(root: root.path + "/fs", selfCgroup: root.path + "/self") == 2_147_483_648)
         }
     }
 
     @Test func readsACgroupV1Limit() throws {
-        try withTree(["self": "5:cpu:/\n4:memory:/docker/abc\n0::/\n",
-                      "fs/memory/docker/abc/memory.limit_in_bytes": "536870912\n"]) { root in
+        try withTree([
+            "self": "5:cpu:/\n4:memory:/docker/abc\n0::/\n",
+            "fs/memory/docker/abc/memory.limit_in_bytes": "536870912\n",
+        ]) { root in
             #expect(AvailableMemory.cgroupLimit(root: root.path + "/fs", selfCgroup: root.path + "/self") == 536_870_912)
             #expect(AvailableMemory.bytes(root: root.path + "/fs", selfCgroup: root.path + "/self") == 536_870_912)
         }
@@ -199,7 +213,8 @@ struct CostItem: CacheCostCalculable, Sendable, Equatable {
     @Test func noLimitMeansPhysicalMemory() throws {
         try withTree(["self": "0::/\n", "fs/memory.max": "max\n"]) { root in
             #expect(AvailableMemory.cgroupLimit(root: root.path + "/fs", selfCgroup: root.path + "/self") == nil)
-            #expect(AvailableMemory.bytes(root: root.path + "/fs", selfCgroup: root.path + "/self") == ProcessInfo.processInfo.physicalMemory)
+            #expect(
+                AvailableMemory.bytes(root: root.path + "/fs", selfCgroup: root.path + "/self") == ProcessInfo.processInfo.physicalMemory)
         }
     }
 

@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 
 /// The link state read from a directory laid out as `/proc` and `/sys`, the monitor polling it,
@@ -13,8 +17,9 @@ import Testing
         func route(through interface: String, ipv6: Bool = false) throws {
             try FileManager.default.createDirectory(at: root.appendingPathComponent("proc/net"), withIntermediateDirectories: true)
             let v4 = ipv6 ? "" : "\(interface)\t00000000\t010200C0\t0003\t0\t0\t0\t00000000\t0\t0\t0\n"
-            try ("Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n" + v4
-                 + "eth0\t000200C0\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n")
+            try
+                ("Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n" + v4
+                + "eth0\t000200C0\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n")
                 .write(to: root.appendingPathComponent("proc/net/route"), atomically: true, encoding: .utf8)
             let zero = String(repeating: "0", count: 32)
             let v6 = ipv6 ? "\(zero) 00 \(zero) 00 fd000000000000000000000000000001 00000400 00000003 00000000 00000003 \(interface)\n" : ""
@@ -91,7 +96,10 @@ import Testing
 
         func reconnect() {
             connected.withLock { $0 = true }
-            for callback in waiting.withLock({ state in defer { state = [] }; return state }) { callback(true) }
+            for callback in waiting.withLock({ state in
+                defer { state = [] }
+                return state
+            }) { callback(true) }
         }
 
         struct Observer: NetworkObserver {
@@ -133,7 +141,8 @@ import Testing
         try await withManager { manager, transport in
             let monitor = SwitchedMonitor(connected: false)
             let task = Task {
-                try await manager.retrieveImage(with: url, options: [.retryStrategy(NetworkRetryStrategy(timeoutInterval: nil, networkMonitor: monitor))])
+                try await manager.retrieveImage(
+                    with: url, options: [.retryStrategy(NetworkRetryStrategy(timeoutInterval: nil, networkMonitor: monitor))])
             }
             try await transport.nextExchange().respond(status: 503)
             for _ in 0..<500 where monitor.waitingCount == 0 { try await Task.sleep(for: .milliseconds(10)) }

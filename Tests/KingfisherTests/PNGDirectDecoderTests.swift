@@ -1,4 +1,8 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -9,7 +13,9 @@ import Testing
     let limit = DecodingLimits(maxPixelCount: ImageCreatingOptions.defaultMaxPixelCount, format: .PNG)
 
     func decode(_ bytes: [UInt8], maxPixelSize: Int? = nil) throws -> DecodedImage {
-        try bytes.withUnsafeBytes { try PNGCodec.decode($0, options: ImageCreatingOptions(), target: maxPixelSize.map { .longestSide($0) }) }
+        try bytes.withUnsafeBytes {
+            try PNGCodec.decode($0, options: ImageCreatingOptions(), target: maxPixelSize.map { .longestSide($0) })
+        }
     }
 
     func decodeWithLibspng(_ bytes: [UInt8], maxPixelSize: Int? = nil) throws -> DecodedImage {
@@ -93,7 +99,8 @@ import Testing
     @Test func imagesTooLargeToInflateAtOnceStreamThroughLibspng() {
         // Only the chunks are read here: a header of 5000x5000 RGBA (100 MB inflated) and a token IDAT.
         let header = PNGBuilder.word(5000) + PNGBuilder.word(5000) + [8, 6, 0, 0, 0]
-        let file: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10] + PNGBuilder.chunk("IHDR", header)
+        let file: [UInt8] =
+            [137, 80, 78, 71, 13, 10, 26, 10] + PNGBuilder.chunk("IHDR", header)
             + PNGBuilder.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00]) + PNGBuilder.chunk("IEND", [])
         file.withUnsafeBytes { raw in
             let layout = PNGChunkLayout(raw)

@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -13,7 +17,7 @@ import Testing
         var pixels: [UInt8] = []
         pixels.reserveCapacity(width * height * 4)
         for y in 0..<height {
-            let row = tile.pixels[(y % tile.pixelHeight) * tile.pixelWidth * 4 ..< (y % tile.pixelHeight + 1) * tile.pixelWidth * 4]
+            let row = tile.pixels[(y % tile.pixelHeight) * tile.pixelWidth * 4..<(y % tile.pixelHeight + 1) * tile.pixelWidth * 4]
             var written = 0
             while written < width {
                 let count = min(tile.pixelWidth, width - written)
@@ -21,8 +25,9 @@ import Testing
                 written += count
             }
         }
-        return try! JPEGCodec.encode(KingfisherImage(width: width, height: height, pixels: pixels, hasAlpha: false),
-                                     quality: 0.9, progressive: true)
+        return try! JPEGCodec.encode(
+            KingfisherImage(width: width, height: height, pixels: pixels, hasAlpha: false),
+            quality: 0.9, progressive: true)
     }()
 
     /// Where each scan starts, read from all of `data` at once.
@@ -83,8 +88,13 @@ import Testing
             let target = await MainActor.run { ShownImages() }
             let result: RetrieveImageResult = try await withCheckedThrowingContinuation { continuation in
                 Task { @MainActor in
-                    target.kf.setImage(with: url, options: [.targetCache(setup.cache), .downloader(setup.manager.downloader),
-                                                            .progressiveJPEG(progressive)]) { result in
+                    target.kf.setImage(
+                        with: url,
+                        options: [
+                            .targetCache(setup.cache), .downloader(setup.manager.downloader),
+                            .progressiveJPEG(progressive),
+                        ]
+                    ) { result in
                         finished.withLock { $0 = true }
                         continuation.resume(with: result)
                     }

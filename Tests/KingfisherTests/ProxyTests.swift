@@ -1,9 +1,14 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Proxies for ``AsyncHTTPClientTransport``: which requests go through which proxy (the
@@ -61,9 +66,11 @@ import FoundationNetworking
                 return error.description
             }
         }
-        #expect(error(["HTTPS_PROXY": "socks5://proxy.test:1080"])
+        #expect(
+            error(["HTTPS_PROXY": "socks5://proxy.test:1080"])
                 == "HTTPS_PROXY 'socks5://proxy.test:1080' has scheme 'socks5': only http:// proxies are supported")
-        #expect(error(["http_proxy": "http://proxy.test/some/path"])
+        #expect(
+            error(["http_proxy": "http://proxy.test/some/path"])
                 == "http_proxy 'http://proxy.test/some/path' is not a proxy URL: use http://[user:password@]host[:port]")
         #expect(error(["http_proxy": "http://proxy.test:3128/"]) == nil)
     }
@@ -71,8 +78,10 @@ import FoundationNetworking
     // MARK: Through tinyproxy
 
     /// A downloader whose transport has `proxy`, or reads `environment` for it.
-    func downloader(proxy: AsyncHTTPClientTransport.Proxy = .environment, environment: [String: String] = [:],
-                    pins: [String: Set<String>] = [:]) throws -> ImageDownloader {
+    func downloader(
+        proxy: AsyncHTTPClientTransport.Proxy = .environment, environment: [String: String] = [:],
+        pins: [String: Set<String>] = [:]
+    ) throws -> ImageDownloader {
         let transport = try AsyncHTTPClientTransport(configuration: .init(proxy: proxy, pinnedPublicKeys: pins), environment: environment)
         let downloader = ImageDownloader(name: "proxy", transport: transport)
         // Which error arrives says whether it came before the idle timeout.
@@ -108,14 +117,17 @@ import FoundationNetworking
     func noProxyHostsGoDirectly(_ noProxy: String) async throws {
         try await withTinyproxy { tinyproxy in
             try await withTestHTTPServer { server in
-                let environment = ["http_proxy": tinyproxy.url().absoluteString,
-                                   "no_proxy": noProxy.replacingOccurrences(of: "PORT", with: "\(server.port)")]
+                let environment = [
+                    "http_proxy": tinyproxy.url().absoluteString,
+                    "no_proxy": noProxy.replacingOccurrences(of: "PORT", with: "\(server.port)"),
+                ]
                 let result = try await downloader(environment: environment).downloadImage(with: server.url("/image/photo.png"))
                 #expect(result.image.pixelWidth == 190 && server.requests("/image/photo.png") == 1)
                 #expect(!tinyproxy.tunnelled(toPort: server.port), "\(tinyproxy.log)")
                 // The same list on an explicit proxy.
                 let bypass = environment["no_proxy"]!
-                _ = try await downloader(proxy: .server(tinyproxy.url(), bypass: bypass)).downloadImage(with: server.url("/image/photo.png"))
+                _ = try await downloader(proxy: .server(tinyproxy.url(), bypass: bypass)).downloadImage(
+                    with: server.url("/image/photo.png"))
                 #expect(server.requests("/image/photo.png") == 2 && !tinyproxy.tunnelled(toPort: server.port), "\(tinyproxy.log)")
             }
         }
@@ -139,11 +151,14 @@ import FoundationNetworking
                     _ = try await downloader(proxy: .server(URL(string: "http://127.0.0.1:\(deadPort)")!)).downloadImage(with: url)
                 }
                 guard case .responseError(reason: .URLSessionError(let underlying as URLError))? = failure else {
-                    Issue.record("\(String(describing: failure))"); return
+                    Issue.record("\(String(describing: failure))")
+                    return
                 }
                 #expect(underlying.code == .cannotConnectToHost)
-                #expect(failure?.localizedDescription == "The download failed: \(url.absoluteString): connection refused by proxy 127.0.0.1:\(deadPort).",
-                        "\(String(describing: failure?.localizedDescription))")
+                #expect(
+                    failure?.localizedDescription
+                        == "The download failed: \(url.absoluteString): connection refused by proxy 127.0.0.1:\(deadPort).",
+                    "\(String(describing: failure?.localizedDescription))")
                 #expect(server.requests("/image/photo.png") == 0)
             }
         }
@@ -172,11 +187,13 @@ import FoundationNetworking
                 #expect(result.image.pixelWidth == 190)
                 let refused = await kingfisherError { _ = try await downloader(proxy: .server(tinyproxy.url())).downloadImage(with: url) }
                 guard case .responseError(reason: .URLSessionError(let underlying as URLError))? = refused else {
-                    Issue.record("\(String(describing: refused))"); return
+                    Issue.record("\(String(describing: refused))")
+                    return
                 }
                 #expect(underlying.code == .userAuthenticationRequired)
-                #expect(TransportErrorText.describe(underlying).hasSuffix("proxy 127.0.0.1:\(tinyproxy.port) requires authentication (407)"),
-                        "\(TransportErrorText.describe(underlying))")
+                #expect(
+                    TransportErrorText.describe(underlying).hasSuffix("proxy 127.0.0.1:\(tinyproxy.port) requires authentication (407)"),
+                    "\(TransportErrorText.describe(underlying))")
                 #expect(server.requests("/image/photo.png") == 1)
             }
         }

@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import NIOCore
 import Testing
+
 @testable import Kingfisher
 
 /// The RESP2 reader and the command encoding, on bytes alone.
@@ -15,10 +19,14 @@ import Testing
     }
 
     @Test func everyKindOfReplyIsRead() throws {
-        let values = try parseAll("+OK\r\n-ERR wrong type\r\n:42\r\n:-1\r\n$5\r\nhello\r\n$-1\r\n$0\r\n\r\n*2\r\n$1\r\na\r\n:7\r\n*-1\r\n*0\r\n")
-        #expect(values == [.simpleString("OK"), .error("ERR wrong type"), .integer(42), .integer(-1),
-                           .bulkString(ByteBuffer(string: "hello")), .bulkString(nil), .bulkString(ByteBuffer()),
-                           .array([.bulkString(ByteBuffer(string: "a")), .integer(7)]), .array(nil), .array([])])
+        let values = try parseAll(
+            "+OK\r\n-ERR wrong type\r\n:42\r\n:-1\r\n$5\r\nhello\r\n$-1\r\n$0\r\n\r\n*2\r\n$1\r\na\r\n:7\r\n*-1\r\n*0\r\n")
+        #expect(
+            values == [
+                .simpleString("OK"), .error("ERR wrong type"), .integer(42), .integer(-1),
+                .bulkString(ByteBuffer(string: "hello")), .bulkString(nil), .bulkString(ByteBuffer()),
+                .array([.bulkString(ByteBuffer(string: "a")), .integer(7)]), .array(nil), .array([]),
+            ])
     }
 
     @Test func aBulkStringMayHoldAnyBytes() throws {

@@ -1,6 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import KingfisherFuzzTargets
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -30,7 +34,8 @@ import Testing
         #expect(image.pixelWidth == entry.width && image.pixelHeight == entry.height)
         let reference = try Fixtures.reference("raster/" + entry.ref)
         guard reference.pixelWidth == image.pixelWidth, reference.pixelHeight == image.pixelHeight else {
-            Issue.record("\(entry.file): \(image.pixelWidth)x\(image.pixelHeight), reference \(reference.pixelWidth)x\(reference.pixelHeight)")
+            Issue.record(
+                "\(entry.file): \(image.pixelWidth)x\(image.pixelHeight), reference \(reference.pixelWidth)x\(reference.pixelHeight)")
             return
         }
         if let minPSNR = entry.minPSNR {
@@ -67,14 +72,16 @@ import Testing
         for maxPixelSize in [1, 10, 25, 1000] {
             let thumbnail = try KingfisherImage.downsampled(data: data, maxPixelSize: maxPixelSize)
             let expected = DownsamplingTarget.fit(width: entry.width, height: entry.height, maxPixelSize: maxPixelSize)
-            #expect(thumbnail.pixelWidth == expected.width && thumbnail.pixelHeight == expected.height,
-                    "\(entry.file) at \(maxPixelSize): \(thumbnail.pixelWidth)x\(thumbnail.pixelHeight)")
+            #expect(
+                thumbnail.pixelWidth == expected.width && thumbnail.pixelHeight == expected.height,
+                "\(entry.file) at \(maxPixelSize): \(thumbnail.pixelWidth)x\(thumbnail.pixelHeight)")
             #expect(thumbnail.originalData == nil)
             guard maxPixelSize == 25, thumbnail.pixelWidth == expected.width, thumbnail.pixelHeight == expected.height else { continue }
             // Resampling the reference gives nearly the same pixels (the order of resampling and
             // turning may differ).
-            let resized = Resampler.resize(reference.pixels, width: reference.pixelWidth, height: reference.pixelHeight,
-                                           to: expected.width, expected.height, hasAlpha: reference.hasAlpha)
+            let resized = Resampler.resize(
+                reference.pixels, width: reference.pixelWidth, height: reference.pixelHeight,
+                to: expected.width, expected.height, hasAlpha: reference.hasAlpha)
             let quality = psnr(thumbnail.pixels, resized)
             #expect(quality >= 30, "\(entry.file) thumbnail: PSNR \(quality) dB")
         }
@@ -169,7 +176,8 @@ import Testing
 
     static func icon(entryWidth: Int = 16, offset: Int? = nil, size: Int? = nil, payload: [UInt8]) -> Data {
         let header: [UInt8] = le16(0) + le16(1) + le16(1)
-        let entry: [UInt8] = [UInt8(entryWidth % 256), UInt8(entryWidth % 256), 0, 0] + le16(1) + le16(32)
+        let entry: [UInt8] =
+            [UInt8(entryWidth % 256), UInt8(entryWidth % 256), 0, 0] + le16(1) + le16(32)
             + le32(size ?? payload.count) + le32(offset ?? 22)
         return Data(header + entry + payload)
     }
@@ -181,8 +189,12 @@ import Testing
         let png = try! Fixtures.data("png_100000x100000.png")
         return [
             ("bmp", bmp, 100_000, 100_000),
-            ("bmp-top-down", Data(Array("BM".utf8) + le32(54) + le32(0) + le32(54)
-                + infoHeader(width: 100_000, height: -100_000 & 0xFFFF_FFFF)), 100_000, 100_000),
+            (
+                "bmp-top-down",
+                Data(
+                    Array("BM".utf8) + le32(54) + le32(0) + le32(54)
+                        + infoHeader(width: 100_000, height: -100_000 & 0xFFFF_FFFF)), 100_000, 100_000
+            ),
             ("tiff", grayTIFF(width: 100_000, height: 100_000), 100_000, 100_000),
             // A strip per row: refused before libtiff allocates its strip arrays.
             ("tiff-4g-strips", grayTIFF(width: 1, height: 0xFFFF_FFFF, extra: [(278, 1)]), 1, 0xFFFF_FFFF),
@@ -206,14 +218,16 @@ import Testing
 
     /// A strip of over 16 MiB is read a row at a time (libtiff decodes it incrementally).
     @Test func largeStripsAreReadByRow() throws {
-        let width = 4200, height = 4000
+        let width = 4200
+        let height = 4000
         var pixels = [UInt8](repeating: 0, count: width * height)
         for y in 0..<height { for x in 0..<width { pixels[y * width + x] = UInt8(truncatingIfNeeded: x &+ y &* 3) } }
         let fields = [(256, width), (257, height), (258, 8), (259, 1), (262, 1), (277, 1), (278, height), (279, pixels.count)]
         let image = try KingfisherImage.decode(data: Self.tiff(fields.map { (tag: $0.0, value: $0.1) }, pixels: pixels))
         #expect(image.pixelWidth == width && image.pixelHeight == height)
         for (x, y) in [(0, 0), (4199, 0), (17, 2500), (4199, 3999)] {
-            let offset = (y * width + x) * 4, value = pixels[y * width + x]
+            let offset = (y * width + x) * 4
+            let value = pixels[y * width + x]
             #expect(Array(image.pixels[offset..<offset + 4]) == [value, value, value, 255])
         }
     }
@@ -252,7 +266,8 @@ import Testing
             return
         }
         #expect(detail.lowercased().contains("compression"), "\(detail)")
-        #expect(codingErrorReason { _ = try KingfisherImage.decode(data: Data([0x49, 0x49, 42, 0, 8, 0])) } == .truncatedData(format: .TIFF))
+        #expect(
+            codingErrorReason { _ = try KingfisherImage.decode(data: Data([0x49, 0x49, 42, 0, 8, 0])) } == .truncatedData(format: .TIFF))
     }
 
     /// Each libtiff handle has its own error handler: concurrent decodes keep their own messages.

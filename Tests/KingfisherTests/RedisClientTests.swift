@@ -1,7 +1,11 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import NIOCore
 import NIOPosix
 import Testing
+
 @testable import Kingfisher
 
 /// The RESP client against a real redis-server on loopback: commands, pipelining, a server
@@ -58,14 +62,19 @@ import Testing
             for attempt in 0..<5 {
                 await #expect { try await client.send(RESPCommand("GET", "k")) } throws: { error in
                     let error = try #require(error as? RedisError)
-                    let expected = attempt == 0 ? "cannot connect to redis at 127.0.0.1:\(port): connection refused"
-                                                : "redis at 127.0.0.1:\(port) is down: cannot connect to redis at 127.0.0.1:\(port): connection refused"
+                    let expected =
+                        attempt == 0
+                        ? "cannot connect to redis at 127.0.0.1:\(port): connection refused"
+                        : "redis at 127.0.0.1:\(port) is down: cannot connect to redis at 127.0.0.1:\(port): connection refused"
                     return error.kind == .unreachable && error.description == expected
                 }
             }
             #expect(!client.isUp)
-            #expect(lines.messages == ["cannot connect to redis at 127.0.0.1:\(port): connection refused; carrying on without it, trying again every 60.0 s"],
-                    "one line for the change, none per command")
+            #expect(
+                lines.messages == [
+                    "cannot connect to redis at 127.0.0.1:\(port): connection refused; carrying on without it, trying again every 60.0 s"
+                ],
+                "one line for the change, none per command")
         }
     }
 
@@ -112,8 +121,9 @@ import Testing
 
     @Test func aCommandOnAClosedConnectionFailsInsteadOfWaiting() async throws {
         try await withRedis { redis in
-            let connection = try await RedisConnection.connect(host: "127.0.0.1", port: redis.port, timeout: .seconds(5),
-                                                               group: MultiThreadedEventLoopGroup.singleton)
+            let connection = try await RedisConnection.connect(
+                host: "127.0.0.1", port: redis.port, timeout: .seconds(5),
+                group: MultiThreadedEventLoopGroup.singleton)
             #expect(try await connection.send(RESPCommand("PING"), timeout: .seconds(60)) == .simpleString("PONG"))
             connection.close()
             try await connection.channel.closeFuture.get()
@@ -144,7 +154,10 @@ import Testing
             #expect(try await RedisLease.acquire("lease:a", duration: .seconds(30), client: client) == nil)
             #expect(try await first.renew(for: .seconds(60)))
             let ttl = try await client.send(RESPCommand("PTTL", "lease:a"))
-            guard case .integer(let milliseconds) = ttl else { Issue.record("\(ttl)"); return }
+            guard case .integer(let milliseconds) = ttl else {
+                Issue.record("\(ttl)")
+                return
+            }
             #expect(milliseconds > 30_000 && milliseconds <= 60_000)
             try await first.release()
             let second = try #require(try await RedisLease.acquire("lease:a", duration: .seconds(30), client: client))
@@ -190,7 +203,10 @@ import Testing
         try await withRedis { redis in
             let client = RedisClient(configuration: redis.clientConfiguration)
             let notifications = RedisNotifications(client: client, channel: "test:ready")
-            defer { notifications.shutdown(); client.shutdown() }
+            defer {
+                notifications.shutdown()
+                client.shutdown()
+            }
             async let woken = notifications.wait(for: "photo", timeout: .seconds(60))
             async let other = notifications.wait(for: "other", timeout: .milliseconds(300))
             // Publish until the subscription has seen it (it subscribes on the first wait).
@@ -198,7 +214,8 @@ import Testing
             defer { publisher.shutdown() }
             var receivers: RESPValue = .integer(0)
             for _ in 0..<500 where receivers == .integer(0) {
-                receivers = try await publisher.send(RESPCommand("PUBSUB", "NUMSUB", "test:ready"))
+                receivers =
+                    try await publisher.send(RESPCommand("PUBSUB", "NUMSUB", "test:ready"))
                     == .array([.bulkString(ByteBuffer(string: "test:ready")), .integer(1)]) ? .integer(1) : .integer(0)
                 if receivers == .integer(0) { try await Task.sleep(for: .milliseconds(10)) }
             }

@@ -1,6 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import NIOCore
 import Testing
+
 @testable import Kingfisher
 
 /// One value made across processes: each `RedisSingleFlight` here stands for a node, with its
@@ -8,14 +12,20 @@ import Testing
 @Suite struct RedisSingleFlightTests {
     func node(_ redis: RedisTestServer, leaseDuration: TimeAmount = .seconds(5)) -> RedisSingleFlight<Data> {
         let client = RedisClient(configuration: redis.clientConfiguration, logger: RecordingLogHandler.Lines().logger())
-        return RedisSingleFlight(storage: RedisStorage.Backend(config: RedisStorage.Config(client: client, prefix: "test:")),
-                                 leaseDuration: leaseDuration, pollInterval: .milliseconds(50))
+        return RedisSingleFlight(
+            storage: RedisStorage.Backend(config: RedisStorage.Config(client: client, prefix: "test:")),
+            leaseDuration: leaseDuration, pollInterval: .milliseconds(50))
     }
 
     @Test func tenNodesAskingAtOnceMakeTheValueOnce() async throws {
         try await withRedis { redis in
             let nodes = (0..<10).map { _ in node(redis) }
-            defer { nodes.forEach { $0.shutdown(); $0.storage.config.client.shutdown() } }
+            defer {
+                for node in nodes {
+                    node.shutdown()
+                    node.storage.config.client.shutdown()
+                }
+            }
             let makes = Locked(0)
             let outcomes = try await withThrowingTaskGroup(of: (Data, RedisSingleFlight<Data>.Outcome).self) { group in
                 for node in nodes {
@@ -35,7 +45,10 @@ import Testing
             // machine) found it stored already.
             #expect(outcomes.filter { $0.1 == .made }.count == 1 && outcomes.filter { $0.1 == .waited || $0.1 == .found }.count == 9)
             // Asked again, it is in Redis.
-            let again = try await nodes[0].value(forKey: "photo") { Issue.record("made twice"); return Data() }
+            let again = try await nodes[0].value(forKey: "photo") {
+                Issue.record("made twice")
+                return Data()
+            }
             #expect(again.1 == .found)
         }
     }
@@ -43,7 +56,10 @@ import Testing
     @Test func aHolderThatDiedDelaysOthersByItsLeaseOnly() async throws {
         try await withRedis { redis in
             let waiter = node(redis)
-            defer { waiter.shutdown(); waiter.storage.config.client.shutdown() }
+            defer {
+                waiter.shutdown()
+                waiter.storage.config.client.shutdown()
+            }
             // A node took the lease for 1 s and died: it never renews, stores or publishes.
             let client = waiter.storage.config.client
             let dead = try #require(try await RedisLease.acquire("test:lease:photo", duration: .seconds(1), client: client))
@@ -63,8 +79,14 @@ import Testing
 
     @Test func aHolderThatFailsLetsTheWaitersTryThemselves() async throws {
         try await withRedis { redis in
-            let first = node(redis), second = node(redis)
-            defer { [first, second].forEach { $0.shutdown(); $0.storage.config.client.shutdown() } }
+            let first = node(redis)
+            let second = node(redis)
+            defer {
+                for node in [first, second] {
+                    node.shutdown()
+                    node.storage.config.client.shutdown()
+                }
+            }
             struct SourceFailed: Error {}
             let holding = AsyncStream<Void>.makeStream()
             let failing = Task {
@@ -88,7 +110,10 @@ import Testing
             configuration.port = port
             let client = RedisClient(configuration: configuration, logger: RecordingLogHandler.Lines().logger())
             let flight = RedisSingleFlight<Data>(storage: RedisStorage.Backend(config: RedisStorage.Config(client: client)))
-            defer { flight.shutdown(); client.shutdown() }
+            defer {
+                flight.shutdown()
+                client.shutdown()
+            }
             for _ in 0..<3 {
                 let (value, outcome) = try await flight.value(forKey: "photo") { Data("local".utf8) }
                 #expect(value == Data("local".utf8) && outcome == .made)
@@ -98,8 +123,14 @@ import Testing
 
     @Test func workThatKeepsItsOwnResultIsReturnedAtOnceAndToldWhenKept() async throws {
         try await withRedis { redis in
-            let holder = node(redis), waiter = node(redis)
-            defer { [holder, waiter].forEach { $0.shutdown(); $0.storage.config.client.shutdown() } }
+            let holder = node(redis)
+            let waiter = node(redis)
+            defer {
+                for node in [holder, waiter] {
+                    node.shutdown()
+                    node.storage.config.client.shutdown()
+                }
+            }
             let client = holder.storage.config.client
             let (kept, keeping) = AsyncStream<Never>.makeStream()
             let find: @Sendable () async -> String? = {

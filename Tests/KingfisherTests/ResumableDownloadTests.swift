@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -9,8 +13,9 @@ import Testing
 
     @Test func aRetryAsksOnlyForTheRest() async throws {
         try await withTestHTTPServerAndDirectory { server, directory in
-            let manager = KingfisherManager(downloader: ImageDownloader(name: "resume"),
-                                            cache: try ImageCache(name: "resume", cacheDirectoryURL: directory))
+            let manager = KingfisherManager(
+                downloader: ImageDownloader(name: "resume"),
+                cache: try ImageCache(name: "resume", cacheDirectoryURL: directory))
             let path = "/resumable/photo.png"
             let result = try await manager.retrieveImage(with: server.url(path), options: retryOnce)
             let fixture = try Fixtures.data("photo.png")
@@ -25,8 +30,9 @@ import Testing
             let downloader = ImageDownloader(name: "resume")
             // Kept bytes of an image the origin has since replaced: it ignores the range.
             let url = server.url("/cacheable/photo.png")
-            let head = TransportResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1",
-                                         headerFields: [("ETag", "\"old\""), ("Accept-Ranges", "bytes")])
+            let head = TransportResponse(
+                url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+                headerFields: [("ETag", "\"old\""), ("Accept-Ranges", "bytes")])
             downloader.resumableData.keep(Data(repeating: 7, count: 100), of: head, for: url, resumedValidator: nil)
             let result = try await downloader.downloadImage(with: url)
             #expect(result.originalData == (try Fixtures.data("photo.png")))
@@ -57,10 +63,12 @@ import Testing
         #expect(store.take(for: url) == nil, "no Accept-Ranges")
         store.keep(bytes, of: head([("ETag", "W/\"a\""), ("Accept-Ranges", "bytes")]), for: url, resumedValidator: nil)
         #expect(store.take(for: url) == nil, "a weak tag cannot be an If-Range")
-        store.keep(Data(repeating: 1, count: 1001), of: head([("ETag", "\"a\""), ("Accept-Ranges", "bytes")]), for: url, resumedValidator: nil)
+        store.keep(
+            Data(repeating: 1, count: 1001), of: head([("ETag", "\"a\""), ("Accept-Ranges", "bytes")]), for: url, resumedValidator: nil)
         #expect(store.take(for: url) == nil, "over the limit")
-        store.keep(bytes, of: head([("Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT"), ("Accept-Ranges", "bytes")]), for: url,
-                   resumedValidator: nil)
+        store.keep(
+            bytes, of: head([("Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT"), ("Accept-Ranges", "bytes")]), for: url,
+            resumedValidator: nil)
         #expect(store.take(for: url)?.validator == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(store.take(for: url) == nil, "taken once")
     }

@@ -1,9 +1,14 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
 @testable import Kingfisher
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `ImageDownloader.sessionConfiguration` mapped onto requests and the transport.
 @Suite(.timeLimit(.minutes(10))) struct SessionConfigurationTests {
@@ -15,8 +20,9 @@ import Testing
             configuration.timeoutIntervalForResource = 42
             downloader.sessionConfiguration = configuration
             #expect(downloader.maxDownloadDuration == 42)
-            #expect((downloader.transport as? AsyncHTTPClientTransport) === AsyncHTTPClientTransport.shared,
-                    "headers and timeouts alone keep the shared transport and its connections")
+            #expect(
+                (downloader.transport as? AsyncHTTPClientTransport) === AsyncHTTPClientTransport.shared,
+                "headers and timeouts alone keep the shared transport and its connections")
             #expect(downloader.sessionConfiguration.httpAdditionalHeaders?["X-Session"] as? String == "yes")
 
             let modifier = AnyModifier { request in
@@ -55,9 +61,11 @@ import Testing
     @Test func aProxyDictionaryNamesTheProxyURLSessionWouldUse() {
         #expect(ImageDownloader.proxy(in: nil) == .environment)
         #expect(ImageDownloader.proxy(in: ["HTTPEnable": 0]) == .none)
-        #expect(ImageDownloader.proxy(in: ["HTTPEnable": 1, "HTTPProxy": "proxy.test", "HTTPPort": 3128])
+        #expect(
+            ImageDownloader.proxy(in: ["HTTPEnable": 1, "HTTPProxy": "proxy.test", "HTTPPort": 3128])
                 == .server(URL(string: "http://proxy.test:3128")!))
-        #expect(ImageDownloader.proxy(in: ["HTTPEnable": 1, "HTTPProxy": "a.test", "HTTPSEnable": true, "HTTPSProxy": "b.test"])
+        #expect(
+            ImageDownloader.proxy(in: ["HTTPEnable": 1, "HTTPProxy": "a.test", "HTTPSEnable": true, "HTTPSProxy": "b.test"])
                 == .server(URL(string: "http://b.test")!), "HTTPS first")
     }
 }

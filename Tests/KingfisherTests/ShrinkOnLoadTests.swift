@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -60,10 +64,12 @@ import Testing
 
     /// `data` with an EXIF APP1 segment right after SOI saying `orientation`.
     private static func withEXIFOrientation(_ data: Data, _ orientation: UInt8) -> Data {
-        let tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8,  // big-endian, first IFD at 8
-                             0, 1,  // one entry: Orientation, SHORT, 1 value
-                             0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0,
-                             0, 0, 0, 0]  // no next IFD
+        let tiff: [UInt8] = [
+            0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8,  // big-endian, first IFD at 8
+            0, 1,  // one entry: Orientation, SHORT, 1 value
+            0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0,
+            0, 0, 0, 0,
+        ]  // no next IFD
         let payload = Array("Exif".utf8) + [0, 0] + tiff
         let length = payload.count + 2
         let segment: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
@@ -72,8 +78,10 @@ import Testing
 
     // MARK: Processors on data
 
-    @Test(arguments: [("resize(300x200,fill)", 300, 225), ("resize(300x200)", 300, 200), ("resize(300x200,fit)", 267, 200),
-                      ("downsample(300x300)", 300, 225)])
+    @Test(arguments: [
+        ("resize(300x200,fill)", 300, 225), ("resize(300x200)", 300, 200), ("resize(300x200,fit)", 267, 200),
+        ("downsample(300x300)", 300, 225),
+    ])
     func aLargeJPEGIsDecodedAtAnEighth(_ spec: String, width: Int, height: Int) async throws {
         let result = try await Self.processed(spec, try #require(await Self.jpeg()))
         #expect(result.image.pixelWidth == width && result.image.pixelHeight == height)
@@ -194,11 +202,14 @@ import Testing
                 let runs = processor.runs
                 #expect(runs.count == 1 && runs.allSatisfy(\.wasData), "\(spec) was given the original's bytes")
                 #expect(runs.allSatisfy { $0.largestByteCount <= Self.eighthByteCount }, "\(spec): \(runs.map(\.largestByteCount))")
-                #expect(setup.cache.imageCachedType(forKey: url.cacheKey, processorIdentifier: processor.identifier,
-                                                    forcedExtension: "jpg") == .memory)
+                #expect(
+                    setup.cache.imageCachedType(
+                        forKey: url.cacheKey, processorIdentifier: processor.identifier,
+                        forcedExtension: "jpg") == .memory)
             }
-            #expect(setup.cache.imageCachedType(forKey: url.cacheKey, forcedExtension: "jpg") == .disk,
-                    "the whole original was never put in memory")
+            #expect(
+                setup.cache.imageCachedType(forKey: url.cacheKey, forcedExtension: "jpg") == .disk,
+                "the whole original was never put in memory")
             #expect(setup.server.requests("/image/large-photo.jpg") == 0)
         }
     }

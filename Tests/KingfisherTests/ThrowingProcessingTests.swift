@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -17,8 +21,11 @@ import Testing
     @Test func anOutputOverThePixelLimitIsRefusedBeforeAllocating() throws {
         let context = ImageProcessingContext(imageCreatingOptions: ImageCreatingOptions(maxPixelCount: 10_000))
         let processor = ResizingImageProcessor(referenceSize: CGSize(width: 200, height: 100))
-        #expect(throws: ImageProcessingError.outputTooLarge(processor: processor.identifier, width: 200, height: 100,
-                                                            frameCount: 1, limit: 10_000)) {
+        #expect(
+            throws: ImageProcessingError.outputTooLarge(
+                processor: processor.identifier, width: 200, height: 100,
+                frameCount: 1, limit: 10_000)
+        ) {
             try processor.process(.image(makeTestImage(width: 8, height: 8)), in: context)
         }
     }

@@ -1,5 +1,9 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -64,8 +68,10 @@ import Testing
         #expect(throws: ImageProcessingError.self) { _ = try ImageProcessorSpec.processors(from: huge) }
     }
 
-    @Test(arguments: ["blur(1000000000)", "resize(1000000x1000000)", "round(1e12)", "border(#000000,1e9)", "blur(nan)",
-                      "resize(infxinf)", "crop(10x10,nan,0.5)"])
+    @Test(arguments: [
+        "blur(1000000000)", "resize(1000000x1000000)", "round(1e12)", "border(#000000,1e9)", "blur(nan)",
+        "resize(infxinf)", "crop(10x10,nan,0.5)",
+    ])
     func specParametersOutOfRangeAreRefused(_ spec: String) {
         #expect(throws: ImageProcessingError.self) { _ = try ImageProcessorSpec.processor(from: spec) }
     }

@@ -1,7 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The POSIX file operations under ``DiskStorage/Backend``: atomic writes with explicit dates,
@@ -120,7 +123,8 @@ enum AtomicCacheFile {
     static func status(_ path: String) -> Status? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return Status(inode: UInt64(info.st_ino), isRegularFile: (info.st_mode & S_IFMT) == S_IFREG, size: UInt(max(0, info.st_size)),
-                      expiration: date(info.st_mtim), lastAccess: date(info.st_atim), changed: date(info.st_ctim))
+        return Status(
+            inode: UInt64(info.st_ino), isRegularFile: (info.st_mode & S_IFMT) == S_IFREG, size: UInt(max(0, info.st_size)),
+            expiration: date(info.st_mtim), lastAccess: date(info.st_atim), changed: date(info.st_ctim))
     }
 }

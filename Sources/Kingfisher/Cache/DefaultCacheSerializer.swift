@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// The default serializer, as Kingfisher's: the image is stored in the format of its original
@@ -25,7 +28,8 @@ public struct DefaultCacheSerializer: CacheSerializer {
     /// when nothing is known) at ``compressionQuality``. `nil` when encoding fails.
     public func data(with image: KFCrossPlatformImage, original: Data?) -> Data? {
         if preferCacheOriginalData, let original { return original }
-        let format = original?.kf.imageFileFormat
+        let format =
+            original?.kf.imageFileFormat
             ?? (image.format == .GIF && image.originalData != nil ? .GIF : .unknown)
         return image.kf.data(fileFormat: format.isEncodable ? format : .unknown, compressionQuality: compressionQuality)
     }

@@ -1,7 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The disk half of the cache, as Kingfisher's `DiskStorage`.
@@ -66,8 +69,10 @@ public enum DiskStorage {
             self.directoryURL = config.directoryURL
             self.configuration = Locked(config)
             self.clock = clock
-            self.isReady = (try? FileManager.default.createDirectory(at: config.directoryURL,
-                                                                    withIntermediateDirectories: true)) != nil
+            self.isReady =
+                (try? FileManager.default.createDirectory(
+                    at: config.directoryURL,
+                    withIntermediateDirectories: true)) != nil
             scheduleCleaning(every: config.cleanInterval)
         }
 
@@ -118,8 +123,10 @@ public enum DiskStorage {
         ///
         /// - Throws: `diskStorageIsNotReady`, `cannotConvertToData`, `cannotCreateCacheFile`,
         ///   `cannotSetCacheFileAttribute`.
-        public func store(value: T, forKey key: String, expiration: StorageExpiration? = nil,
-                          writeOptions: Data.WritingOptions = [], forcedExtension: String? = nil) throws(KingfisherError) {
+        public func store(
+            value: T, forKey key: String, expiration: StorageExpiration? = nil,
+            writeOptions: Data.WritingOptions = [], forcedExtension: String? = nil
+        ) throws(KingfisherError) {
             try ensureReady()
             let url = cacheFileURL(forKey: key, forcedExtension: forcedExtension)
             let now = clock()
@@ -141,8 +148,9 @@ public enum DiskStorage {
                 case .write(let error):
                     throw KingfisherError.cacheError(reason: .cannotCreateCacheFile(fileURL: url, key: key, data: data, error: error))
                 case .setDates(let error):
-                    throw KingfisherError.cacheError(reason: .cannotSetCacheFileAttribute(
-                        filePath: url.path, attributes: ["lastAccess": now, "expiration": expirationDate], error: error))
+                    throw KingfisherError.cacheError(
+                        reason: .cannotSetCacheFileAttribute(
+                            filePath: url.path, attributes: ["lastAccess": now, "expiration": expirationDate], error: error))
                 }
             }
         }
@@ -154,8 +162,10 @@ public enum DiskStorage {
         /// process cannot see (in a directory it may not search) is a miss, as in Kingfisher.
         ///
         /// - Throws: `diskStorageIsNotReady`, `cannotLoadDataFromDisk`, `cannotConvertToData`.
-        public func value(forKey key: String, forcedExtension: String? = nil,
-                          extendingExpiration: ExpirationExtending = .cacheTime) throws(KingfisherError) -> T? {
+        public func value(
+            forKey key: String, forcedExtension: String? = nil,
+            extendingExpiration: ExpirationExtending = .cacheTime
+        ) throws(KingfisherError) -> T? {
             try ensureReady()
             let url = cacheFileURL(forKey: key, forcedExtension: forcedExtension)
             let now = clock()
@@ -177,12 +187,15 @@ public enum DiskStorage {
         /// `extendingExpiration` says, without reading it (a revalidated HTTP response keeps its
         /// cached variants). Returns whether an unexpired file was there.
         @discardableResult
-        func extendExpiration(forKey key: String, forcedExtension: String? = nil,
-                              extendingExpiration: ExpirationExtending = .cacheTime) -> Bool {
+        func extendExpiration(
+            forKey key: String, forcedExtension: String? = nil,
+            extendingExpiration: ExpirationExtending = .cacheTime
+        ) -> Bool {
             guard isReady else { return false }
             let now = clock()
-            return AtomicCacheFile.touch(cacheFileURL(forKey: key, forcedExtension: forcedExtension), now: now,
-                                         extend: extendedExpiration(extendingExpiration, now: now))
+            return AtomicCacheFile.touch(
+                cacheFileURL(forKey: key, forcedExtension: forcedExtension), now: now,
+                extend: extendedExpiration(extendingExpiration, now: now))
         }
 
         /// The new expiration of a file read at `now`, from its current expiration and last
@@ -223,8 +236,10 @@ public enum DiskStorage {
             try ensureReady()
             let path = cacheFileURL(forKey: key, forcedExtension: forcedExtension).path
             if unlink(path) != 0 && errno != ENOENT {
-                throw KingfisherError.cacheError(reason: .cannotCreateCacheFile(
-                    fileURL: URL(fileURLWithPath: path), key: key, data: Data(), error: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)))
+                throw KingfisherError.cacheError(
+                    reason: .cannotCreateCacheFile(
+                        fileURL: URL(fileURLWithPath: path), key: key, data: Data(),
+                        error: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)))
             }
         }
 
@@ -338,8 +353,10 @@ public enum DiskStorage {
         public var cachePathBlock: @Sendable (URL, String) -> URL
 
         /// Creates a config; everything not passed defaults as documented.
-        public init(name: String, sizeLimit: UInt, directory: URL? = nil,
-                    cachePathBlock: @escaping @Sendable (URL, String) -> URL = { $0.appendingPathComponent($1, isDirectory: true) }) {
+        public init(
+            name: String, sizeLimit: UInt, directory: URL? = nil,
+            cachePathBlock: @escaping @Sendable (URL, String) -> URL = { $0.appendingPathComponent($1, isDirectory: true) }
+        ) {
             self.name = name
             self.sizeLimit = sizeLimit
             self.directory = directory

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// The HTTP cache records of one ``ImageCache`` (see ``HTTPCachePolicy/followHeaders``): in
@@ -20,7 +23,8 @@ final class HTTPCacheRecords: Sendable {
     func record(forKey key: String, disk: DiskStorage.Backend<Data>) -> HTTPCacheRecord? {
         if let record = memory.withLock({ $0[key] }) { return record }
         guard let data = try? disk.value(forKey: key.computedKey(with: Self.diskIdentifier)),
-              let record = try? JSONDecoder().decode(HTTPCacheRecord.self, from: data) else { return nil }
+            let record = try? JSONDecoder().decode(HTTPCacheRecord.self, from: data)
+        else { return nil }
         remember(record, forKey: key)
         return record
     }
@@ -28,8 +32,10 @@ final class HTTPCacheRecords: Sendable {
     /// Keeps `record` for `key` in memory and, with `toDisk`, on disk (expiring as `expiration`
     /// says, default the disk storage's). A record that cannot be written leaves none on disk: the
     /// image is then downloaded again rather than trusted for too long.
-    func store(_ record: HTTPCacheRecord, forKey key: String, disk: DiskStorage.Backend<Data>, toDisk: Bool,
-               expiration: StorageExpiration?) {
+    func store(
+        _ record: HTTPCacheRecord, forKey key: String, disk: DiskStorage.Backend<Data>, toDisk: Bool,
+        expiration: StorageExpiration?
+    ) {
         remember(record, forKey: key)
         let diskKey = key.computedKey(with: Self.diskIdentifier)
         guard toDisk else {
@@ -46,8 +52,10 @@ final class HTTPCacheRecords: Sendable {
     /// Adds the processor `identifier` to the variants of the record for `key`, if there is a
     /// record and it lacks it, so that a revalidation extends the variant and a replaced image
     /// removes it.
-    func addVariant(_ identifier: String, forKey key: String, disk: DiskStorage.Backend<Data>, toDisk: Bool,
-                    expiration: StorageExpiration?) {
+    func addVariant(
+        _ identifier: String, forKey key: String, disk: DiskStorage.Backend<Data>, toDisk: Bool,
+        expiration: StorageExpiration?
+    ) {
         guard var record = record(forKey: key, disk: disk), !record.variants.contains(identifier) else { return }
         record.variants.insert(identifier)
         store(record, forKey: key, disk: disk, toDisk: toDisk, expiration: expiration)

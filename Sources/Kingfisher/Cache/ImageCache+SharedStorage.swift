@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import NIOCore
 
@@ -34,8 +37,10 @@ extension ImageCache {
     ///     that died while fetching delays the others. Default 5 s.
     ///   - maxWait: How long a process waits for another's fetch before fetching itself.
     ///     Default 30 s.
-    public func useSharedStorage(_ storage: RedisStorage.Backend<Data>?, leaseDuration: TimeAmount = .seconds(5),
-                                 maxWait: TimeAmount = .seconds(30)) {
+    public func useSharedStorage(
+        _ storage: RedisStorage.Backend<Data>?, leaseDuration: TimeAmount = .seconds(5),
+        maxWait: TimeAmount = .seconds(30)
+    ) {
         let level = storage.map {
             SharedLevel(storage: $0, fetches: RedisSingleFlight(storage: $0, leaseDuration: leaseDuration, maxWait: maxWait))
         }
@@ -53,8 +58,10 @@ extension ImageCache {
 
     /// Writes `data` to the shared level, if there is one, then calls `done` (at once without
     /// one; after Redis took it or failed to).
-    func storeShared(_ data: Data, computedKey: String, forcedExtension: String?, expiration: StorageExpiration?,
-                     then done: @escaping @Sendable () -> Void) {
+    func storeShared(
+        _ data: Data, computedKey: String, forcedExtension: String?, expiration: StorageExpiration?,
+        then done: @escaping @Sendable () -> Void
+    ) {
         guard let storage = sharedStorage else { return done() }
         let name = sharedName(forComputedKey: computedKey, forcedExtension: forcedExtension)
         OffPoolExecutor.task {

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Dispatch
 import Foundation
 
@@ -46,8 +49,9 @@ public final class ImageCache: Sendable {
     public convenience init(name: String) {
         precondition(!name.isEmpty, "[Kingfisher] You should specify a name for the cache. A cache with empty name is not permitted.")
         let config = DiskStorage.Config(name: name, sizeLimit: 0, cachePathBlock: Self.defaultDiskCachePathClosure)
-        self.init(memoryStorage: MemoryStorage.Backend(config: MemoryStorage.Config()),
-                  diskStorage: DiskStorage.Backend(noThrowConfig: config))
+        self.init(
+            memoryStorage: MemoryStorage.Backend(config: MemoryStorage.Config()),
+            diskStorage: DiskStorage.Backend(noThrowConfig: config))
     }
 
     /// Creates a cache named `name` under `cacheDirectoryURL` (default: the user's cache
@@ -57,16 +61,19 @@ public final class ImageCache: Sendable {
     /// - Throws: ``KingfisherError/CacheErrorReason/cannotCreateDirectory(path:error:)``.
     public convenience init(name: String, cacheDirectoryURL: URL?, diskCachePathClosure: DiskCachePathClosure? = nil) throws {
         precondition(!name.isEmpty, "[Kingfisher] You should specify a name for the cache. A cache with empty name is not permitted.")
-        let config = DiskStorage.Config(name: name, sizeLimit: 0, directory: cacheDirectoryURL,
-                                        cachePathBlock: diskCachePathClosure ?? Self.defaultDiskCachePathClosure)
-        self.init(memoryStorage: MemoryStorage.Backend(config: MemoryStorage.Config()),
-                  diskStorage: try DiskStorage.Backend(config: config))
+        let config = DiskStorage.Config(
+            name: name, sizeLimit: 0, directory: cacheDirectoryURL,
+            cachePathBlock: diskCachePathClosure ?? Self.defaultDiskCachePathClosure)
+        self.init(
+            memoryStorage: MemoryStorage.Backend(config: MemoryStorage.Config()),
+            diskStorage: try DiskStorage.Backend(config: config))
     }
 
     /// Posts with the cache as the object, as Kingfisher does, so observers can filter by cache.
     private func postCleaned(_ names: [String]) {
-        NotificationCenter.default.post(name: .KingfisherDidCleanDiskCache, object: self,
-                                        userInfo: [KingfisherDiskCacheCleanedHashKey: names])
+        NotificationCenter.default.post(
+            name: .KingfisherDidCleanDiskCache, object: self,
+            userInfo: [KingfisherDiskCacheCleanedHashKey: names])
     }
 
     // MARK: Storing
@@ -82,60 +89,81 @@ public final class ImageCache: Sendable {
     ///   - callbackQueue: Where `completionHandler` runs. Default `.untouch`.
     ///   - completionHandler: Called once the disk file is written and, with a
     ///     ``sharedStorage``, once the shared level has it too (or failed to take it).
-    public func store(_ image: KFCrossPlatformImage, original: Data? = nil, forKey key: String,
-                      processorIdentifier identifier: String = "", forcedExtension: String? = nil,
-                      cacheSerializer serializer: any CacheSerializer = DefaultCacheSerializer.default,
-                      toDisk: Bool = true, callbackQueue: CallbackQueue = .untouch,
-                      completionHandler: (@Sendable (CacheStoreResult) -> Void)? = nil) {
+    public func store(
+        _ image: KFCrossPlatformImage, original: Data? = nil, forKey key: String,
+        processorIdentifier identifier: String = "", forcedExtension: String? = nil,
+        cacheSerializer serializer: any CacheSerializer = DefaultCacheSerializer.default,
+        toDisk: Bool = true, callbackQueue: CallbackQueue = .untouch,
+        completionHandler: (@Sendable (CacheStoreResult) -> Void)? = nil
+    ) {
         var options = KingfisherParsedOptionsInfo(nil)
         options.forcedExtension = forcedExtension
         options.cacheSerializer = serializer
         options.callbackQueue = callbackQueue
-        store(image, original: original, computedKey: key.computedKey(with: identifier), options: options,
-              toDisk: toDisk, completionHandler: completionHandler)
+        store(
+            image, original: original, computedKey: key.computedKey(with: identifier), options: options,
+            toDisk: toDisk, completionHandler: completionHandler)
     }
 
     /// Stores `image` as `options` say (processor identifier, serializer, expirations, forced
     /// extension, write options); completion on `options.callbackQueue`.
-    public func store(_ image: KFCrossPlatformImage, original: Data? = nil, forKey key: String,
-                      options: KingfisherParsedOptionsInfo, toDisk: Bool = true,
-                      completionHandler: (@Sendable (CacheStoreResult) -> Void)? = nil) {
-        store(image, original: original, computedKey: key.computedKey(with: options.processor.identifier), options: options,
-              toDisk: toDisk, completionHandler: completionHandler)
+    public func store(
+        _ image: KFCrossPlatformImage, original: Data? = nil, forKey key: String,
+        options: KingfisherParsedOptionsInfo, toDisk: Bool = true,
+        completionHandler: (@Sendable (CacheStoreResult) -> Void)? = nil
+    ) {
+        store(
+            image, original: original, computedKey: key.computedKey(with: options.processor.identifier), options: options,
+            toDisk: toDisk, completionHandler: completionHandler)
     }
 
     /// Stores under an already computed key (`key` or `key@processorIdentifier`).
-    private func store(_ image: KFCrossPlatformImage, original: Data?, computedKey: String,
-                       options: KingfisherParsedOptionsInfo, toDisk: Bool,
-                       completionHandler: (@Sendable (CacheStoreResult) -> Void)?) {
+    private func store(
+        _ image: KFCrossPlatformImage, original: Data?, computedKey: String,
+        options: KingfisherParsedOptionsInfo, toDisk: Bool,
+        completionHandler: (@Sendable (CacheStoreResult) -> Void)?
+    ) {
         memoryStorage.store(value: image, forKey: computedKey, expiration: options.memoryCacheExpiration)
         guard toDisk else {
             if let completionHandler {
-                options.callbackQueue.execute { completionHandler(CacheStoreResult(memoryCacheResult: .success(()), diskCacheResult: .success(()))) }
+                options.callbackQueue.execute {
+                    completionHandler(CacheStoreResult(memoryCacheResult: .success(()), diskCacheResult: .success(())))
+                }
             }
             return
         }
         ioQueue.async {
             let finish: @Sendable (Result<Void, KingfisherError>) -> Void = { result in
                 guard let completionHandler else { return }
-                options.callbackQueue.execute { completionHandler(CacheStoreResult(memoryCacheResult: .success(()), diskCacheResult: result)) }
+                options.callbackQueue.execute {
+                    completionHandler(CacheStoreResult(memoryCacheResult: .success(()), diskCacheResult: result))
+                }
             }
             guard let data = options.cacheSerializer.data(with: image, original: original) else {
-                return finish(.failure(.cacheError(reason: .cannotSerializeImage(image: image, original: original,
-                                                                                serializer: options.cacheSerializer))))
+                return finish(
+                    .failure(
+                        .cacheError(
+                            reason: .cannotSerializeImage(
+                                image: image, original: original,
+                                serializer: options.cacheSerializer))))
             }
             let result = Result { () throws(KingfisherError) in
-                try self.diskStorage.store(value: data, forKey: computedKey, expiration: options.diskCacheExpiration,
-                                           forcedExtension: options.forcedExtension)
+                try self.diskStorage.store(
+                    value: data, forKey: computedKey, expiration: options.diskCacheExpiration,
+                    forcedExtension: options.forcedExtension)
             }
-            self.storeShared(data, computedKey: computedKey, forcedExtension: options.forcedExtension,
-                             expiration: options.diskCacheExpiration) { finish(result) }
+            self.storeShared(
+                data, computedKey: computedKey, forcedExtension: options.forcedExtension,
+                expiration: options.diskCacheExpiration
+            ) { finish(result) }
         }
     }
 
     /// Stores `image` as `options` say; returns when the disk file is written. See the completion form.
-    public func store(_ image: KFCrossPlatformImage, original: Data? = nil, forKey key: String,
-                      options: KingfisherParsedOptionsInfo, toDisk: Bool = true) async throws {
+    public func store(
+        _ image: KFCrossPlatformImage, original: Data? = nil, forKey key: String,
+        options: KingfisherParsedOptionsInfo, toDisk: Bool = true
+    ) async throws {
         var options = options
         options.callbackQueue = .untouch
         let result: CacheStoreResult = await withCheckedContinuation { continuation in
@@ -146,13 +174,17 @@ public final class ImageCache: Sendable {
 
     /// Stores `image`; returns when the disk file is written. See the completion form for the
     /// parameters and their defaults.
-    public func store(_ image: KFCrossPlatformImage, original: Data? = nil, forKey key: String,
-                      processorIdentifier identifier: String = "", forcedExtension: String? = nil,
-                      cacheSerializer serializer: any CacheSerializer = DefaultCacheSerializer.default,
-                      toDisk: Bool = true) async throws {
+    public func store(
+        _ image: KFCrossPlatformImage, original: Data? = nil, forKey key: String,
+        processorIdentifier identifier: String = "", forcedExtension: String? = nil,
+        cacheSerializer serializer: any CacheSerializer = DefaultCacheSerializer.default,
+        toDisk: Bool = true
+    ) async throws {
         let result: CacheStoreResult = await withCheckedContinuation { continuation in
-            store(image, original: original, forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension,
-                  cacheSerializer: serializer, toDisk: toDisk) { continuation.resume(returning: $0) }
+            store(
+                image, original: original, forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension,
+                cacheSerializer: serializer, toDisk: toDisk
+            ) { continuation.resume(returning: $0) }
         }
         try result.diskCacheResult.get()
     }
@@ -160,17 +192,22 @@ public final class ImageCache: Sendable {
     /// Writes `data` to disk for `key` (and processor `identifier`) without touching memory;
     /// `completionHandler` is called once the disk file is written and, with a
     /// ``sharedStorage``, once the shared level has it too (or failed to take it).
-    public func storeToDisk(_ data: Data, forKey key: String, processorIdentifier identifier: String = "",
-                            forcedExtension: String? = nil, expiration: StorageExpiration? = nil,
-                            callbackQueue: CallbackQueue = .untouch,
-                            completionHandler: (@Sendable (CacheStoreResult) -> Void)? = nil) {
+    public func storeToDisk(
+        _ data: Data, forKey key: String, processorIdentifier identifier: String = "",
+        forcedExtension: String? = nil, expiration: StorageExpiration? = nil,
+        callbackQueue: CallbackQueue = .untouch,
+        completionHandler: (@Sendable (CacheStoreResult) -> Void)? = nil
+    ) {
         ioQueue.async {
             let result = Result { () throws(KingfisherError) in
-                try self.diskStorage.store(value: data, forKey: key.computedKey(with: identifier), expiration: expiration,
-                                           forcedExtension: forcedExtension)
+                try self.diskStorage.store(
+                    value: data, forKey: key.computedKey(with: identifier), expiration: expiration,
+                    forcedExtension: forcedExtension)
             }
-            self.storeShared(data, computedKey: key.computedKey(with: identifier), forcedExtension: forcedExtension,
-                             expiration: expiration) {
+            self.storeShared(
+                data, computedKey: key.computedKey(with: identifier), forcedExtension: forcedExtension,
+                expiration: expiration
+            ) {
                 completionHandler.map { handler in
                     callbackQueue.execute { handler(CacheStoreResult(memoryCacheResult: .success(()), diskCacheResult: result)) }
                 }
@@ -179,11 +216,15 @@ public final class ImageCache: Sendable {
     }
 
     /// Writes `data` to disk; returns when written.
-    public func storeToDisk(_ data: Data, forKey key: String, processorIdentifier identifier: String = "",
-                            forcedExtension: String? = nil, expiration: StorageExpiration? = nil) async throws {
+    public func storeToDisk(
+        _ data: Data, forKey key: String, processorIdentifier identifier: String = "",
+        forcedExtension: String? = nil, expiration: StorageExpiration? = nil
+    ) async throws {
         let result: CacheStoreResult = await withCheckedContinuation { continuation in
-            storeToDisk(data, forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension,
-                        expiration: expiration) { continuation.resume(returning: $0) }
+            storeToDisk(
+                data, forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension,
+                expiration: expiration
+            ) { continuation.resume(returning: $0) }
         }
         try result.diskCacheResult.get()
     }
@@ -193,17 +234,22 @@ public final class ImageCache: Sendable {
     /// Removes the image for `key` (and processor `identifier`) from memory and/or disk;
     /// `completionHandler` runs on `callbackQueue` (default `.untouch`) once done, whether or not
     /// the file could be removed (the `async` form throws that error).
-    public func removeImage(forKey key: String, processorIdentifier identifier: String = "", forcedExtension: String? = nil,
-                            fromMemory: Bool = true, fromDisk: Bool = true, callbackQueue: CallbackQueue = .untouch,
-                            completionHandler: (@Sendable () -> Void)? = nil) {
-        removeImage(forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension, fromMemory: fromMemory,
-                    fromDisk: fromDisk, callbackQueue: callbackQueue, reportingFailure: { _ in completionHandler?() })
+    public func removeImage(
+        forKey key: String, processorIdentifier identifier: String = "", forcedExtension: String? = nil,
+        fromMemory: Bool = true, fromDisk: Bool = true, callbackQueue: CallbackQueue = .untouch,
+        completionHandler: (@Sendable () -> Void)? = nil
+    ) {
+        removeImage(
+            forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension, fromMemory: fromMemory,
+            fromDisk: fromDisk, callbackQueue: callbackQueue, reportingFailure: { _ in completionHandler?() })
     }
 
     /// The same, handing the failure to remove the file (or `nil`) to `reportingFailure`.
-    func removeImage(forKey key: String, processorIdentifier identifier: String, forcedExtension: String?,
-                     fromMemory: Bool, fromDisk: Bool, callbackQueue: CallbackQueue,
-                     reportingFailure completionHandler: (@Sendable (Error?) -> Void)?) {
+    func removeImage(
+        forKey key: String, processorIdentifier identifier: String, forcedExtension: String?,
+        fromMemory: Bool, fromDisk: Bool, callbackQueue: CallbackQueue,
+        reportingFailure completionHandler: (@Sendable (Error?) -> Void)?
+    ) {
         let computedKey = key.computedKey(with: identifier)
         if fromMemory { memoryStorage.remove(forKey: computedKey) }
         guard fromDisk else {
@@ -224,11 +270,14 @@ public final class ImageCache: Sendable {
     }
 
     /// Removes the image for `key`; returns when removed.
-    public func removeImage(forKey key: String, processorIdentifier identifier: String = "", forcedExtension: String? = nil,
-                            fromMemory: Bool = true, fromDisk: Bool = true) async throws {
+    public func removeImage(
+        forKey key: String, processorIdentifier identifier: String = "", forcedExtension: String? = nil,
+        fromMemory: Bool = true, fromDisk: Bool = true
+    ) async throws {
         let failure: Error? = await withCheckedContinuation { continuation in
-            removeImage(forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension, fromMemory: fromMemory,
-                        fromDisk: fromDisk, callbackQueue: .untouch, reportingFailure: { continuation.resume(returning: $0) })
+            removeImage(
+                forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension, fromMemory: fromMemory,
+                fromDisk: fromDisk, callbackQueue: .untouch, reportingFailure: { continuation.resume(returning: $0) })
         }
         if let failure { throw failure }
     }
@@ -237,18 +286,23 @@ public final class ImageCache: Sendable {
 
     /// Looks in memory, then (unless `fromMemoryCacheOrRefresh`) on disk, promoting a disk hit
     /// to memory. Completion on `callbackQueue` (default `.mainCurrentOrAsync`).
-    public func retrieveImage(forKey key: String, options: KingfisherOptionsInfo? = nil,
-                              callbackQueue: CallbackQueue = .mainCurrentOrAsync,
-                              completionHandler: (@Sendable (Result<ImageCacheResult, KingfisherError>) -> Void)?) {
-        retrieveImage(forKey: key, options: KingfisherParsedOptionsInfo(options), callbackQueue: callbackQueue,
-                      completionHandler: completionHandler)
+    public func retrieveImage(
+        forKey key: String, options: KingfisherOptionsInfo? = nil,
+        callbackQueue: CallbackQueue = .mainCurrentOrAsync,
+        completionHandler: (@Sendable (Result<ImageCacheResult, KingfisherError>) -> Void)?
+    ) {
+        retrieveImage(
+            forKey: key, options: KingfisherParsedOptionsInfo(options), callbackQueue: callbackQueue,
+            completionHandler: completionHandler)
     }
 
     /// The same with parsed options; completion on `callbackQueue` (default
     /// `.mainCurrentOrAsync`), whatever `options.callbackQueue` says, as in Kingfisher.
-    public func retrieveImage(forKey key: String, options: KingfisherParsedOptionsInfo,
-                              callbackQueue: CallbackQueue = .mainCurrentOrAsync,
-                              completionHandler: (@Sendable (Result<ImageCacheResult, KingfisherError>) -> Void)?) {
+    public func retrieveImage(
+        forKey key: String, options: KingfisherParsedOptionsInfo,
+        callbackQueue: CallbackQueue = .mainCurrentOrAsync,
+        completionHandler: (@Sendable (Result<ImageCacheResult, KingfisherError>) -> Void)?
+    ) {
         guard let completionHandler else { return }
         var delivering = options
         delivering.callbackQueue = callbackQueue
@@ -262,12 +316,14 @@ public final class ImageCache: Sendable {
             return
         }
         retrieveImageInDiskCache(forKey: key, options: options) { result in
-            completionHandler(result.map { image in
-                guard let image else { return .none }
-                self.memoryStorage.store(value: image, forKey: key.computedKey(with: options.processor.identifier),
-                                         expiration: options.memoryCacheExpiration)
-                return .disk(image)
-            })
+            completionHandler(
+                result.map { image in
+                    guard let image else { return .none }
+                    self.memoryStorage.store(
+                        value: image, forKey: key.computedKey(with: options.processor.identifier),
+                        expiration: options.memoryCacheExpiration)
+                    return .disk(image)
+                })
         }
     }
 
@@ -290,34 +346,41 @@ public final class ImageCache: Sendable {
 
     /// The image in memory for `key` with parsed options.
     public func retrieveImageInMemoryCache(forKey key: String, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
-        memoryStorage.value(forKey: key.computedKey(with: options.processor.identifier),
-                            extendingExpiration: options.memoryCacheAccessExtendingExpiration)
+        memoryStorage.value(
+            forKey: key.computedKey(with: options.processor.identifier),
+            extendingExpiration: options.memoryCacheAccessExtendingExpiration)
     }
 
     /// Reads and decodes the image on disk for `key`, on the cache's read queue (or the calling
     /// thread with `loadDiskFileSynchronously`); completion on `callbackQueue` (default `.untouch`).
-    public func retrieveImageInDiskCache(forKey key: String, options: KingfisherOptionsInfo? = nil,
-                                         callbackQueue: CallbackQueue = .untouch,
-                                         completionHandler: @escaping @Sendable (Result<KFCrossPlatformImage?, KingfisherError>) -> Void) {
+    public func retrieveImageInDiskCache(
+        forKey key: String, options: KingfisherOptionsInfo? = nil,
+        callbackQueue: CallbackQueue = .untouch,
+        completionHandler: @escaping @Sendable (Result<KFCrossPlatformImage?, KingfisherError>) -> Void
+    ) {
         var parsed = KingfisherParsedOptionsInfo(options)
         parsed.callbackQueue = callbackQueue
         retrieveImageInDiskCache(forKey: key, options: parsed, completionHandler: completionHandler)
     }
 
     /// The same with parsed options; completion on `options.callbackQueue`.
-    public func retrieveImageInDiskCache(forKey key: String, options: KingfisherParsedOptionsInfo,
-                                         completionHandler: @escaping @Sendable (Result<KFCrossPlatformImage?, KingfisherError>) -> Void) {
+    public func retrieveImageInDiskCache(
+        forKey key: String, options: KingfisherParsedOptionsInfo,
+        completionHandler: @escaping @Sendable (Result<KFCrossPlatformImage?, KingfisherError>) -> Void
+    ) {
         let computedKey = key.computedKey(with: options.processor.identifier)
         let work: @Sendable () -> Void = {
             let result = Result { () throws(KingfisherError) -> Data? in
-                try self.diskStorage.value(forKey: computedKey, forcedExtension: options.forcedExtension,
-                                           extendingExpiration: options.diskCacheAccessExtendingExpiration)
+                try self.diskStorage.value(
+                    forKey: computedKey, forcedExtension: options.forcedExtension,
+                    extendingExpiration: options.diskCacheAccessExtendingExpiration)
             }
             if case .success(.none) = result, self.sharedStorage != nil {
                 // Not on this disk: the shared level may have it (and then this disk keeps it).
                 OffPoolExecutor.task {
-                    let data = await self.sharedData(forComputedKey: computedKey, forcedExtension: options.forcedExtension,
-                                                     expiration: options.diskCacheExpiration)
+                    let data = await self.sharedData(
+                        forComputedKey: computedKey, forcedExtension: options.forcedExtension,
+                        expiration: options.diskCacheExpiration)
                     // Decoded on the read queue, as a disk hit is: not on the cooperative pool.
                     self.readQueue.async {
                         let image = data.flatMap { options.cacheSerializer.image(with: $0, options: options) }
@@ -418,8 +481,10 @@ public final class ImageCache: Sendable {
     // MARK: Inspecting
 
     /// Where the image for `key` is cached: memory, disk, or nowhere.
-    public func imageCachedType(forKey key: String, processorIdentifier identifier: String = "",
-                                forcedExtension: String? = nil) -> CacheType {
+    public func imageCachedType(
+        forKey key: String, processorIdentifier identifier: String = "",
+        forcedExtension: String? = nil
+    ) -> CacheType {
         let computedKey = key.computedKey(with: identifier)
         if memoryStorage.isCached(forKey: computedKey) { return .memory }
         if diskStorage.isCached(forKey: computedKey, forcedExtension: forcedExtension) { return .disk }
@@ -430,9 +495,11 @@ public final class ImageCache: Sendable {
     /// disk: a memory hit is answered at once, from the calling thread (as in Kingfisher: with
     /// `.untouch` the handler has run when this returns); the disk is checked on the io queue.
     /// `completionHandler` runs on `callbackQueue` (default `.mainCurrentOrAsync`).
-    public func imageCachedTypeAsync(forKey key: String, processorIdentifier identifier: String = "",
-                                     forcedExtension: String? = nil, callbackQueue: CallbackQueue = .mainCurrentOrAsync,
-                                     completionHandler: @escaping @Sendable (CacheType) -> Void) {
+    public func imageCachedTypeAsync(
+        forKey key: String, processorIdentifier identifier: String = "",
+        forcedExtension: String? = nil, callbackQueue: CallbackQueue = .mainCurrentOrAsync,
+        completionHandler: @escaping @Sendable (CacheType) -> Void
+    ) {
         let computedKey = key.computedKey(with: identifier)
         if memoryStorage.isCached(forKey: computedKey) {
             callbackQueue.execute { completionHandler(.memory) }
@@ -445,11 +512,15 @@ public final class ImageCache: Sendable {
     }
 
     /// Where the image for `key` is cached, found on the io queue.
-    public func imageCachedTypeAsync(forKey key: String, processorIdentifier identifier: String = "",
-                                     forcedExtension: String? = nil) async -> CacheType {
+    public func imageCachedTypeAsync(
+        forKey key: String, processorIdentifier identifier: String = "",
+        forcedExtension: String? = nil
+    ) async -> CacheType {
         await withCheckedContinuation { continuation in
-            imageCachedTypeAsync(forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension,
-                                 callbackQueue: .untouch) { continuation.resume(returning: $0) }
+            imageCachedTypeAsync(
+                forKey: key, processorIdentifier: identifier, forcedExtension: forcedExtension,
+                callbackQueue: .untouch
+            ) { continuation.resume(returning: $0) }
         }
     }
 
@@ -469,8 +540,10 @@ public final class ImageCache: Sendable {
     }
 
     /// The disk file URL for `key` when the file exists and has not expired.
-    public func cacheFileURLIfOnDisk(forKey key: String, processorIdentifier identifier: String = "",
-                                     forcedExtension: String? = nil) -> URL? {
+    public func cacheFileURLIfOnDisk(
+        forKey key: String, processorIdentifier identifier: String = "",
+        forcedExtension: String? = nil
+    ) -> URL? {
         let computedKey = key.computedKey(with: identifier)
         guard diskStorage.isCached(forKey: computedKey, forcedExtension: forcedExtension) else { return nil }
         return diskStorage.cacheFileURL(forKey: computedKey, forcedExtension: forcedExtension)
@@ -478,8 +551,10 @@ public final class ImageCache: Sendable {
 
     /// The disk cache's size in bytes, computed on the io queue; `completion` runs on
     /// `callbackQueue`, by default the main queue as in Kingfisher.
-    public func calculateDiskStorageSize(callbackQueue: CallbackQueue = .mainAsync,
-                                         completion: @escaping @Sendable (Result<UInt, KingfisherError>) -> Void) {
+    public func calculateDiskStorageSize(
+        callbackQueue: CallbackQueue = .mainAsync,
+        completion: @escaping @Sendable (Result<UInt, KingfisherError>) -> Void
+    ) {
         ioQueue.async {
             let result = Result { () throws(KingfisherError) in try self.diskStorage.totalSize() }
             callbackQueue.execute { completion(result) }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Dispatch
 import Foundation
 
@@ -192,8 +195,9 @@ struct LRUList<T> {
             touch(slot)
             return
         }
-        let node = LRUNode(key: key, cost: cost, expiration: expiration, expirationDate: expirationDate,
-                           previous: tail, next: -1)
+        let node = LRUNode(
+            key: key, cost: cost, expiration: expiration, expirationDate: expirationDate,
+            previous: tail, next: -1)
         let slot: Int
         if let reused = free.popLast() {
             nodes[reused] = node
@@ -221,7 +225,8 @@ struct LRUList<T> {
     }
 
     private mutating func unlink(_ slot: Int) {
-        let previous = nodes[slot].previous, next = nodes[slot].next
+        let previous = nodes[slot].previous
+        let next = nodes[slot].next
         if previous >= 0 { nodes[previous].next = next } else { head = next }
         if next >= 0 { nodes[next].previous = previous } else { tail = previous }
     }

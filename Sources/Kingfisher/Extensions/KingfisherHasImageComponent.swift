@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Anything an image can be set on, as Kingfisher's `KingfisherImageSettable`: it gets
@@ -51,21 +54,26 @@ extension KingfisherWrapper where Base: KingfisherImageSettable {
     ///
     /// - Returns: The download task when a download started, else `nil`.
     @discardableResult
-    public func setImage(with source: Source?, placeholder: KFCrossPlatformImage? = nil, options: KingfisherOptionsInfo? = nil,
-                         progressBlock: DownloadProgressBlock? = nil,
-                         completionHandler: ImageSettingCompletion? = nil) -> DownloadTask? {
+    public func setImage(
+        with source: Source?, placeholder: KFCrossPlatformImage? = nil, options: KingfisherOptionsInfo? = nil,
+        progressBlock: DownloadProgressBlock? = nil,
+        completionHandler: ImageSettingCompletion? = nil
+    ) -> DownloadTask? {
         var onMain: (@MainActor @Sendable (Int64, Int64) -> Void)?
         if let progressBlock { onMain = { received, total in progressBlock(received, total) } }
-        return setImage(with: source, placeholder: placeholder, parsedOptions: KingfisherManager.shared.parsedOptions(options),
-                        progress: onMain, completionHandler: completionHandler)
+        return setImage(
+            with: source, placeholder: placeholder, parsedOptions: KingfisherManager.shared.parsedOptions(options),
+            progress: onMain, completionHandler: completionHandler)
     }
 
     /// The source form with options already parsed and progress for the main actor (the
     /// builder's).
     @discardableResult
-    func setImage(with source: Source?, placeholder: KFCrossPlatformImage?, parsedOptions parsed: KingfisherParsedOptionsInfo,
-                  progress progressOnMain: (@MainActor @Sendable (Int64, Int64) -> Void)?,
-                  completionHandler: ImageSettingCompletion?) -> DownloadTask? {
+    func setImage(
+        with source: Source?, placeholder: KFCrossPlatformImage?, parsedOptions parsed: KingfisherParsedOptionsInfo,
+        progress progressOnMain: (@MainActor @Sendable (Int64, Int64) -> Void)?,
+        completionHandler: ImageSettingCompletion?
+    ) -> DownloadTask? {
         let target = base
         let state = ImageTargetState.shared
         guard let source else {
@@ -104,15 +112,18 @@ extension KingfisherWrapper where Base: KingfisherImageSettable {
                 }
             }
         }
-        let retrieval = KingfisherManager.shared.retrieve(source, options: working, progressBlock: progress,
-                                                          downloadTaskUpdated: nil) { result in
+        let retrieval = KingfisherManager.shared.retrieve(
+            source, options: working, progressBlock: progress,
+            downloadTaskUpdated: nil
+        ) { result in
             // A memory hit (or a synchronous disk read) arrives on the main thread: set it now,
             // so the placeholder never shows for a cached image.
             Self.onMainActor {
                 ended.withLock { $0 = true }
                 guard state.identifier(for: target) == identifier else {
-                    let stale = KingfisherError.imageSettingError(reason: .notCurrentSourceTask(
-                        result: try? result.get(), error: result.failureError, source: source))
+                    let stale = KingfisherError.imageSettingError(
+                        reason: .notCurrentSourceTask(
+                            result: try? result.get(), error: result.failureError, source: source))
                     completionHandler?(.failure(stale))
                     return
                 }
@@ -132,41 +143,53 @@ extension KingfisherWrapper where Base: KingfisherImageSettable {
 
     /// Loads the image of `resource` (a file URL is read from disk). See the source form.
     @discardableResult
-    public func setImage(with resource: (any Resource)?, placeholder: KFCrossPlatformImage? = nil,
-                         options: KingfisherOptionsInfo? = nil, progressBlock: DownloadProgressBlock? = nil,
-                         completionHandler: ImageSettingCompletion? = nil) -> DownloadTask? {
-        setImage(with: resource?.convertToSource(), placeholder: placeholder, options: options, progressBlock: progressBlock,
-                 completionHandler: completionHandler)
+    public func setImage(
+        with resource: (any Resource)?, placeholder: KFCrossPlatformImage? = nil,
+        options: KingfisherOptionsInfo? = nil, progressBlock: DownloadProgressBlock? = nil,
+        completionHandler: ImageSettingCompletion? = nil
+    ) -> DownloadTask? {
+        setImage(
+            with: resource?.convertToSource(), placeholder: placeholder, options: options, progressBlock: progressBlock,
+            completionHandler: completionHandler)
     }
 
     /// Loads the image `provider` produces. See the source form.
     @discardableResult
-    public func setImage(with provider: (any ImageDataProvider)?, placeholder: KFCrossPlatformImage? = nil,
-                         options: KingfisherOptionsInfo? = nil, progressBlock: DownloadProgressBlock? = nil,
-                         completionHandler: ImageSettingCompletion? = nil) -> DownloadTask? {
-        setImage(with: provider.map { Source.provider($0) }, placeholder: placeholder, options: options,
-                 progressBlock: progressBlock, completionHandler: completionHandler)
+    public func setImage(
+        with provider: (any ImageDataProvider)?, placeholder: KFCrossPlatformImage? = nil,
+        options: KingfisherOptionsInfo? = nil, progressBlock: DownloadProgressBlock? = nil,
+        completionHandler: ImageSettingCompletion? = nil
+    ) -> DownloadTask? {
+        setImage(
+            with: provider.map { Source.provider($0) }, placeholder: placeholder, options: options,
+            progressBlock: progressBlock, completionHandler: completionHandler)
     }
 
     /// The source form without a progress block, so a trailing closure is the completion
     /// handler (as in Kingfisher).
     @discardableResult
-    public func setImage(with source: Source?, placeholder: KFCrossPlatformImage? = nil, options: KingfisherOptionsInfo? = nil,
-                         completionHandler: ImageSettingCompletion? = nil) -> DownloadTask? {
+    public func setImage(
+        with source: Source?, placeholder: KFCrossPlatformImage? = nil, options: KingfisherOptionsInfo? = nil,
+        completionHandler: ImageSettingCompletion? = nil
+    ) -> DownloadTask? {
         setImage(with: source, placeholder: placeholder, options: options, progressBlock: nil, completionHandler: completionHandler)
     }
 
     /// The resource form without a progress block.
     @discardableResult
-    public func setImage(with resource: (any Resource)?, placeholder: KFCrossPlatformImage? = nil,
-                         options: KingfisherOptionsInfo? = nil, completionHandler: ImageSettingCompletion? = nil) -> DownloadTask? {
+    public func setImage(
+        with resource: (any Resource)?, placeholder: KFCrossPlatformImage? = nil,
+        options: KingfisherOptionsInfo? = nil, completionHandler: ImageSettingCompletion? = nil
+    ) -> DownloadTask? {
         setImage(with: resource, placeholder: placeholder, options: options, progressBlock: nil, completionHandler: completionHandler)
     }
 
     /// The provider form without a progress block.
     @discardableResult
-    public func setImage(with provider: (any ImageDataProvider)?, placeholder: KFCrossPlatformImage? = nil,
-                         options: KingfisherOptionsInfo? = nil, completionHandler: ImageSettingCompletion? = nil) -> DownloadTask? {
+    public func setImage(
+        with provider: (any ImageDataProvider)?, placeholder: KFCrossPlatformImage? = nil,
+        options: KingfisherOptionsInfo? = nil, completionHandler: ImageSettingCompletion? = nil
+    ) -> DownloadTask? {
         setImage(with: provider, placeholder: placeholder, options: options, progressBlock: nil, completionHandler: completionHandler)
     }
 

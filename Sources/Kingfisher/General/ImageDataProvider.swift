@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Produces image data without the network: Kingfisher decodes, processes and caches it like a
@@ -33,7 +36,10 @@ extension ImageDataProvider {
             // A handler called twice is ignored the second time, not a trap.
             let pending = Locked<CheckedContinuation<Data, any Error>?>(continuation)
             data(handler: { result in
-                pending.withLock { waiting in defer { waiting = nil }; return waiting }?.resume(with: result)
+                pending.withLock { waiting in
+                    defer { waiting = nil }
+                    return waiting
+                }?.resume(with: result)
             })
         }
     }
@@ -55,8 +61,10 @@ public struct LocalFileImageDataProvider: ImageDataProvider {
     public let loadingQueue: CallbackQueue
 
     /// Creates a provider for `fileURL`.
-    public init(fileURL: URL, cacheKey: String? = nil,
-                loadingQueue: CallbackQueue = .dispatch(.global(qos: .userInitiated))) {
+    public init(
+        fileURL: URL, cacheKey: String? = nil,
+        loadingQueue: CallbackQueue = .dispatch(.global(qos: .userInitiated))
+    ) {
         self.fileURL = fileURL
         self.cacheKey = cacheKey ?? fileURL.localFileCacheKey
         self.loadingQueue = loadingQueue

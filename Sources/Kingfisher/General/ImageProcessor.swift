@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Turns an `ImageProcessItem` into an image, as Kingfisher's `ImageProcessor`.
@@ -30,10 +33,12 @@ extension ImageProcessor {
     /// `"\(identifier)|>\(another.identifier)"`.
     public func append(another: any ImageProcessor) -> any ImageProcessor {
         let first = self
-        return GeneralProcessor(identifier: identifier + "|>" + another.identifier, throwing: { item, options in
-            let image = try first.processedImage(from: item, options: options)
-            return try another.processedImage(from: .image(image), options: options)
-        })
+        return GeneralProcessor(
+            identifier: identifier + "|>" + another.identifier,
+            throwing: { item, options in
+                let image = try first.processedImage(from: item, options: options)
+                return try another.processedImage(from: .image(image), options: options)
+            })
     }
 
     /// Processes `data` like `process(item: .data(data), options:)`, but says why it failed:
@@ -60,8 +65,10 @@ extension ImageProcessor {
         } catch let error as KingfisherError {
             throw error
         } catch let error as ImageCodingError {
-            throw .processorError(reason: .processingFailed(processor: KingfisherError.DecodingFailure(processor: self, reason: error),
-                                                            item: item))
+            throw .processorError(
+                reason: .processingFailed(
+                    processor: KingfisherError.DecodingFailure(processor: self, reason: error),
+                    item: item))
         } catch {
             image = nil
         }
@@ -70,7 +77,7 @@ extension ImageProcessor {
     }
 }
 
-infix operator |>: AdditionPrecedence
+infix operator |> : AdditionPrecedence
 
 /// Composes two processors: `left` runs first, then `right` on its result. The identifier is
 /// `"<left>|><right>"`.
@@ -95,15 +102,19 @@ public struct GeneralProcessor: ImageProcessor {
     fileprivate let processThrowing: @Sendable (ImageProcessItem, KingfisherParsedOptionsInfo) throws -> KFCrossPlatformImage?
 
     /// Creates a processor that runs `body`.
-    public init(identifier: String,
-                _ body: @escaping @Sendable (ImageProcessItem, KingfisherParsedOptionsInfo) -> KFCrossPlatformImage?) {
+    public init(
+        identifier: String,
+        _ body: @escaping @Sendable (ImageProcessItem, KingfisherParsedOptionsInfo) -> KFCrossPlatformImage?
+    ) {
         self.identifier = identifier
         processThrowing = body
     }
 
     /// A composition keeps the error of the step that failed.
-    fileprivate init(identifier: String,
-                     throwing body: @escaping @Sendable (ImageProcessItem, KingfisherParsedOptionsInfo) throws -> KFCrossPlatformImage) {
+    fileprivate init(
+        identifier: String,
+        throwing body: @escaping @Sendable (ImageProcessItem, KingfisherParsedOptionsInfo) throws -> KFCrossPlatformImage
+    ) {
         self.identifier = identifier
         processThrowing = body
     }

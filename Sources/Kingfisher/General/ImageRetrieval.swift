@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// One `retrieveImage` call in flight: the source being tried, the alternatives left, the
@@ -25,9 +28,11 @@ final class ImageRetrieval: Sendable {
     private let completion: @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void
     private let downloadTaskUpdated: DownloadTaskUpdatedBlock?
 
-    init(source: Source, options: KingfisherParsedOptionsInfo,
-         downloadTaskUpdated: DownloadTaskUpdatedBlock?,
-         completion: @escaping @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void) {
+    init(
+        source: Source, options: KingfisherParsedOptionsInfo,
+        downloadTaskUpdated: DownloadTaskUpdatedBlock?,
+        completion: @escaping @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void
+    ) {
         originalSource = source
         self.options = options
         var working = options
@@ -102,7 +107,8 @@ final class ImageRetrieval: Sendable {
         guard let strategy = options.retryStrategy else { return failover(source, with: error, load: load) }
         // Kept whatever the decision: the count runs across alternatives too.
         let context = state.withLock { state -> RetryContext in
-            let context = state.retry.map { $0.next(error: error, userInfo: $0.userInfo) }
+            let context =
+                state.retry.map { $0.next(error: error, userInfo: $0.userInfo) }
                 ?? RetryContext(source: originalSource, error: error)
             state.retry = context
             state.awaitingRetry = true

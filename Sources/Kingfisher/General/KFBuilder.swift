@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 extension KF {
@@ -72,8 +75,10 @@ extension KF {
             let (progress, success, failure) = (onProgressDelegate, onSuccessDelegate, onFailureDelegate)
             var onProgress: (@MainActor @Sendable (Int64, Int64) -> Void)?
             if progress.isSet { onProgress = { received, total in _ = progress((received, total)) } }
-            return target.kf.setImage(with: source, placeholder: placeholder, parsedOptions: options,
-                                      progress: onProgress) { result in
+            return target.kf.setImage(
+                with: source, placeholder: placeholder, parsedOptions: options,
+                progress: onProgress
+            ) { result in
                 switch result {
                 case .success(let value): _ = success(value)
                 case .failure(let error): _ = failure(error)

@@ -1,6 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Chainable option setters, as Kingfisher's `KFOptionSetter`: each changes the options of
@@ -134,20 +138,22 @@ extension KFOptionSetter {
     }
     /// A request modifier from a block that edits the request.
     public func requestModifier(_ modify: @escaping @Sendable (inout URLRequest) -> Void) -> Self {
-        requestModifier(AnyModifier { request in
-            var request = request
-            modify(&request)
-            return request
-        })
+        requestModifier(
+            AnyModifier { request in
+                var request = request
+                modify(&request)
+                return request
+            })
     }
     /// See ``KingfisherOptionsInfoItem/redirectHandler(_:)``.
     public func redirectHandler(_ handler: any ImageDownloadRedirectHandler) -> Self { changing { $0.redirectHandler = handler } }
     /// Decides each redirect in `block`, which answers through the payload's
     /// ``KF/RedirectPayload/completionHandler``, as Kingfisher's block form.
     public func redirectHandler(_ block: @escaping @Sendable (KF.RedirectPayload) -> Void) -> Self {
-        redirectHandler(AnyRedirectHandler { task, response, newRequest, completionHandler in
-            block(KF.RedirectPayload(task: task, response: response, newRequest: newRequest, completionHandler: completionHandler))
-        })
+        redirectHandler(
+            AnyRedirectHandler { task, response, newRequest, completionHandler in
+                block(KF.RedirectPayload(task: task, response: response, newRequest: newRequest, completionHandler: completionHandler))
+            })
     }
 
     // MARK: Processors
@@ -166,10 +172,14 @@ extension KFOptionSetter {
         changing { $0.processor = $0.processor.append(another: processor) }
     }
     /// Appends a `RoundCornerImageProcessor`.
-    public func roundCorner(radius: Radius, targetSize: CGSize? = nil, roundingCorners corners: RectCorner = .all,
-                            backgroundColor: KFCrossPlatformColor? = nil) -> Self {
-        appendProcessor(RoundCornerImageProcessor(radius: radius, targetSize: targetSize, roundingCorners: corners,
-                                                  backgroundColor: backgroundColor))
+    public func roundCorner(
+        radius: Radius, targetSize: CGSize? = nil, roundingCorners corners: RectCorner = .all,
+        backgroundColor: KFCrossPlatformColor? = nil
+    ) -> Self {
+        appendProcessor(
+            RoundCornerImageProcessor(
+                radius: radius, targetSize: targetSize, roundingCorners: corners,
+                backgroundColor: backgroundColor))
     }
     /// Appends a `BlurImageProcessor`.
     public func blur(radius: CGFloat) -> Self { appendProcessor(BlurImageProcessor(blurRadius: radius)) }
@@ -216,11 +226,12 @@ extension KFOptionSetter {
     /// An image modifier from a block that edits the image; when it throws, the image is handed
     /// over unchanged.
     public func imageModifier(_ modify: @escaping @Sendable (inout KFCrossPlatformImage) throws -> Void) -> Self {
-        imageModifier(AnyImageModifier { image in
-            var image = image
-            try modify(&image)
-            return image
-        })
+        imageModifier(
+            AnyImageModifier { image in
+                var image = image
+                try modify(&image)
+                return image
+            })
     }
 
     // MARK: Expiration

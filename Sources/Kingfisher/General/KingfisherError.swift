@@ -1,6 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Represents all the errors which can happen in Kingfisher: Kingfisher's five groups
@@ -90,13 +94,15 @@ public enum KingfisherError: Error, Sendable {
         /// A human readable description naming the URL, status or limit concerned.
         public var errorDescription: String {
             switch self {
-            case .invalidURLResponse(let response): return "The response for \(response.url?.absoluteString ?? "?") is not an HTTP response."
+            case .invalidURLResponse(let response):
+                return "The response for \(response.url?.absoluteString ?? "?") is not an HTTP response."
             case .invalidHTTPStatusCode(let response):
                 return "The server answered \(response.statusCode) for \(response.url?.absoluteString ?? "?")."
             case .URLSessionError(let error): return "The download failed: \(TransportErrorText.describe(error))."
             case .dataModifyingFailed: return "The downloader delegate returned no data."
             case .noURLResponse: return "No response was received."
-            case .cancelledByDelegate(let response): return "The downloader delegate cancelled \(response.url?.absoluteString ?? "the download")."
+            case .cancelledByDelegate(let response):
+                return "The downloader delegate cancelled \(response.url?.absoluteString ?? "the download")."
             }
         }
     }
@@ -162,12 +168,14 @@ public enum KingfisherError: Error, Sendable {
                 return "Cannot create the cache directory \(path): \(error.localizedDescription)"
             case .imageNotExisting(let key): return "No image is cached for the key \(key)."
             case .cannotConvertToData(let object, let error): return "Cannot convert \(object) to data: \(error.localizedDescription)"
-            case .cannotSerializeImage(_, _, let serializer): return "The serializer \(type(of: serializer)) produced no data for the image."
+            case .cannotSerializeImage(_, _, let serializer):
+                return "The serializer \(type(of: serializer)) produced no data for the image."
             case .cannotCreateCacheFile(let fileURL, let key, _, let error):
                 return "Cannot write the cache file \(fileURL.path) for \(key): \(error.localizedDescription)"
             case .cannotSetCacheFileAttribute(let filePath, _, let error):
                 return "Cannot set the dates of \(filePath): \(error.localizedDescription)"
-            case .diskStorageIsNotReady(let cacheURL): return "The disk cache at \(cacheURL.path) is not ready (its directory could not be created)."
+            case .diskStorageIsNotReady(let cacheURL):
+                return "The disk cache at \(cacheURL.path) is not ready (its directory could not be created)."
             }
         }
     }
@@ -220,7 +228,7 @@ public enum KingfisherError: Error, Sendable {
     var isCancellation: Bool {
         switch self {
         case .requestError(reason: .taskCancelled), .requestError(reason: .asyncTaskContextCancelled),
-             .requestError(reason: .dataProviderCancelled):
+            .requestError(reason: .dataProviderCancelled):
             return true
         default:
             return false

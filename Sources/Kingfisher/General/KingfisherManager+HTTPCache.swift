@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// ``HTTPCachePolicy/followHeaders``: whether a cached image may be used as it is, its
@@ -5,8 +8,10 @@ import Foundation
 extension KingfisherManager {
     /// Uses the cached image while its response is fresh; revalidates it once stale; downloads
     /// when there is nothing to revalidate.
-    func followingHTTPCache(_ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
-                            completion: @escaping Completion) {
+    func followingHTTPCache(
+        _ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
+        completion: @escaping Completion
+    ) {
         let options = retrieval.workingOptions
         let targetCache = options.targetCache ?? cache
         let key = source.cacheKey
@@ -22,22 +27,28 @@ extension KingfisherManager {
         }
         let downloader = options.downloader ?? self.downloader
         let requestTime = Date()
-        let task = downloader.download(resource.downloadURL, options: options, validators: validators,
-                                       progressBlock: callerProgress(progressBlock, retrieval: retrieval)) { result in
+        let task = downloader.download(
+            resource.downloadURL, options: options, validators: validators,
+            progressBlock: callerProgress(progressBlock, retrieval: retrieval)
+        ) { result in
             switch result {
             case .success(.notModified(let response)):
-                self.keepRevalidated(record.revalidated(by: response, requestTime: requestTime, responseTime: Date()),
-                                     forKey: key, options: options)
-                self.fromCacheOrSource(source, retrieval: retrieval, progressBlock: progressBlock, httpChecked: true, completion: completion)
+                self.keepRevalidated(
+                    record.revalidated(by: response, requestTime: requestTime, responseTime: Date()),
+                    forKey: key, options: options)
+                self.fromCacheOrSource(
+                    source, retrieval: retrieval, progressBlock: progressBlock, httpChecked: true, completion: completion)
             case .success(.downloaded(let loaded, let response)):
-                self.cacheDownloaded(loaded, response: response, requestTime: requestTime, source: source, retrieval: retrieval,
-                                     completion: completion)
+                self.cacheDownloaded(
+                    loaded, response: response, requestTime: requestTime, source: source, retrieval: retrieval,
+                    completion: completion)
             case .failure(let error):
                 // RFC 9111 §4.2.4: a stale response may stand in while the origin cannot be reached.
                 guard record.mayServeStale, case .responseError(reason: .URLSessionError) = error else {
                     return completion(.failure(error))
                 }
-                self.fromCacheOrSource(source, retrieval: retrieval, progressBlock: progressBlock, httpChecked: true, completion: completion)
+                self.fromCacheOrSource(
+                    source, retrieval: retrieval, progressBlock: progressBlock, httpChecked: true, completion: completion)
             }
         }
         retrieval.started(task)
@@ -45,15 +56,18 @@ extension KingfisherManager {
 
     /// Caches a downloaded image; under ``HTTPCachePolicy/followHeaders`` keeps its response's
     /// record too, and writes nothing to disk for a `no-store` response.
-    func cacheDownloaded(_ loaded: ImageLoadingResult, response: TransportResponse?, requestTime: Date, source: Source,
-                         retrieval: ImageRetrieval, completion: @escaping Completion) {
+    func cacheDownloaded(
+        _ loaded: ImageLoadingResult, response: TransportResponse?, requestTime: Date, source: Source,
+        retrieval: ImageRetrieval, completion: @escaping Completion
+    ) {
         let options = retrieval.workingOptions
         var toDisk = true
         if options.httpCachePolicy == .followHeaders, let response {
             toDisk = keepRecord(of: response, requestTime: requestTime, forKey: source.cacheKey, options: options)
         }
-        cache(loaded.image, data: loaded.originalData, source: source, cacheType: .none, metrics: loaded.metrics,
-              retrieval: retrieval, storesOriginal: true, toDisk: toDisk, completion: completion)
+        cache(
+            loaded.image, data: loaded.originalData, source: source, cacheType: .none, metrics: loaded.metrics,
+            retrieval: retrieval, storesOriginal: true, toDisk: toDisk, completion: completion)
     }
 
     /// A progress block that reports on the caller's queue, or `nil`.
@@ -69,16 +83,20 @@ extension KingfisherManager {
     private func hasCachedImage(forKey key: String, options: KingfisherParsedOptionsInfo) -> Bool {
         let targetCache = options.targetCache ?? cache
         let originalCache = options.originalCache ?? targetCache
-        return targetCache.imageCachedType(forKey: key, processorIdentifier: options.processor.identifier,
-                                           forcedExtension: options.forcedExtension).cached
+        return targetCache.imageCachedType(
+            forKey: key, processorIdentifier: options.processor.identifier,
+            forcedExtension: options.forcedExtension
+        ).cached
             || originalCache.imageCachedType(forKey: key, forcedExtension: options.forcedExtension).cached
     }
 
     /// Keeps the record of a fresh download for `key`; returns whether the image may be written
     /// to disk. Variants cached from a different earlier response are removed: they show an image
     /// the origin has replaced.
-    private func keepRecord(of response: TransportResponse, requestTime: Date, forKey key: String,
-                            options: KingfisherParsedOptionsInfo) -> Bool {
+    private func keepRecord(
+        of response: TransportResponse, requestTime: Date, forKey key: String,
+        options: KingfisherParsedOptionsInfo
+    ) -> Bool {
         let targetCache = options.targetCache ?? cache
         let disk = targetCache.diskStorage
         var record = HTTPCacheRecord(response: response, requestTime: requestTime, responseTime: Date())
@@ -98,8 +116,9 @@ extension KingfisherManager {
             }
         }
         record.variants = variants
-        targetCache.httpRecords.store(record, forKey: key, disk: disk, toDisk: !options.cacheMemoryOnly,
-                                      expiration: options.diskCacheExpiration)
+        targetCache.httpRecords.store(
+            record, forKey: key, disk: disk, toDisk: !options.cacheMemoryOnly,
+            expiration: options.diskCacheExpiration)
         return true
     }
 
@@ -107,13 +126,15 @@ extension KingfisherManager {
     /// and on disk, as reading them would.
     private func keepRevalidated(_ record: HTTPCacheRecord, forKey key: String, options: KingfisherParsedOptionsInfo) {
         let targetCache = options.targetCache ?? cache
-        targetCache.httpRecords.store(record, forKey: key, disk: targetCache.diskStorage, toDisk: !options.cacheMemoryOnly,
-                                      expiration: options.diskCacheExpiration)
+        targetCache.httpRecords.store(
+            record, forKey: key, disk: targetCache.diskStorage, toDisk: !options.cacheMemoryOnly,
+            expiration: options.diskCacheExpiration)
         for (cache, identifier) in variantLocations(record.variants, options: options) {
             let computedKey = key.computedKey(with: identifier)
             _ = cache.memoryStorage.value(forKey: computedKey, extendingExpiration: options.memoryCacheAccessExtendingExpiration)
-            cache.diskStorage.extendExpiration(forKey: computedKey, forcedExtension: options.forcedExtension,
-                                               extendingExpiration: options.diskCacheAccessExtendingExpiration)
+            cache.diskStorage.extendExpiration(
+                forKey: computedKey, forcedExtension: options.forcedExtension,
+                extendingExpiration: options.diskCacheAccessExtendingExpiration)
         }
     }
 

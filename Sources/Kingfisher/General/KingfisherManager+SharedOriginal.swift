@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Originals for caches with a shared level (``ImageCache/sharedStorage``): found where another
@@ -22,47 +25,53 @@ extension KingfisherManager {
     /// takes the lease: another would leave the waiters nothing to find. (Neither does one whose
     /// response says `no-store` under ``HTTPCachePolicy/followHeaders``: told, its waiters find
     /// nothing and fetch in turn.)
-    func fromSharedOriginal(_ source: Source, in originalCache: ImageCache, retrieval: ImageRetrieval,
-                            progressBlock: DownloadProgressBlock?, completion: @escaping Completion) {
+    func fromSharedOriginal(
+        _ source: Source, in originalCache: ImageCache, retrieval: ImageRetrieval,
+        progressBlock: DownloadProgressBlock?, completion: @escaping Completion
+    ) {
         let options = retrieval.workingOptions
         let computedKey = source.cacheKey.computedKey(with: "")
         let find: @Sendable () async -> SharedOriginal? = {
-            await originalCache.sharedData(forComputedKey: computedKey, forcedExtension: options.forcedExtension,
-                                           expiration: options.diskCacheExpiration).map(SharedOriginal.stored)
+            await originalCache.sharedData(
+                forComputedKey: computedKey, forcedExtension: options.forcedExtension,
+                expiration: options.diskCacheExpiration
+            ).map(SharedOriginal.stored)
         }
         let fetches = options.cacheOriginalImage && !options.onlyFromCache ? originalCache.sharedFetches : nil
-        retrieval.started(OffPoolExecutor.task {
-            let had: SharedOriginal?
-            do {
-                if let fetches {
-                    let name = originalCache.sharedName(forComputedKey: computedKey, forcedExtension: options.forcedExtension)
-                    had = try await fetches.run(forKey: name, find: find) {
-                        // The waiters look for the original once told: they are told once it
-                        // is stored, which this retrieval does not wait for.
-                        let (stored, storing) = AsyncStream<Never>.makeStream()
-                        retrieval.whenStored = { storing.finish() }
-                        let loaded = await withCheckedContinuation { continuation in
-                            self.load(source, retrieval: retrieval, progressBlock: progressBlock) { continuation.resume(returning: $0) }
-                        }
-                        return (.loaded(try loaded.get()), kept: { for await _ in stored {} })
-                    }.0
-                } else {
-                    had = await find()
+        retrieval.started(
+            OffPoolExecutor.task {
+                let had: SharedOriginal?
+                do {
+                    if let fetches {
+                        let name = originalCache.sharedName(forComputedKey: computedKey, forcedExtension: options.forcedExtension)
+                        had = try await fetches.run(forKey: name, find: find) {
+                            // The waiters look for the original once told: they are told once it
+                            // is stored, which this retrieval does not wait for.
+                            let (stored, storing) = AsyncStream<Never>.makeStream()
+                            retrieval.whenStored = { storing.finish() }
+                            let loaded = await withCheckedContinuation { continuation in
+                                self.load(source, retrieval: retrieval, progressBlock: progressBlock) { continuation.resume(returning: $0) }
+                            }
+                            return (.loaded(try loaded.get()), kept: { for await _ in stored {} })
+                        }.0
+                    } else {
+                        had = await find()
+                    }
+                } catch let error as KingfisherError {
+                    return completion(.failure(error))
+                } catch {
+                    return completion(.failure(ImageRetrieval.cancellation))
                 }
-            } catch let error as KingfisherError {
-                return completion(.failure(error))
-            } catch {
-                return completion(.failure(ImageRetrieval.cancellation))
-            }
-            switch had {
-            case .stored(let data):
-                self.fromOriginalData(source, in: originalCache, data: data, retrieval: retrieval,
-                                      progressBlock: progressBlock, completion: completion)
-            case .loaded(let result):
-                completion(.success(result))
-            case nil:
-                self.originalMissing(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
-            }
-        })
+                switch had {
+                case .stored(let data):
+                    self.fromOriginalData(
+                        source, in: originalCache, data: data, retrieval: retrieval,
+                        progressBlock: progressBlock, completion: completion)
+                case .loaded(let result):
+                    completion(.success(result))
+                case nil:
+                    self.originalMissing(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
+                }
+            })
     }
 }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Called when a retrieval's download task changes: a retry or an alternative source starts a
@@ -68,57 +71,74 @@ public final class KingfisherManager: Sendable {
     /// (cancelling it ends the retrieval), `nil` for a cache hit;
     /// `completionHandler` runs on `options.callbackQueue` (default `.mainCurrentOrAsync`).
     @discardableResult
-    public func retrieveImage(with resource: any Resource, options: KingfisherOptionsInfo? = nil,
-                              progressBlock: DownloadProgressBlock? = nil,
-                              downloadTaskUpdated: DownloadTaskUpdatedBlock? = nil,
-                              completionHandler: (@Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void)?) -> DownloadTask? {
-        retrieveImage(with: resource.convertToSource(), options: options, progressBlock: progressBlock,
-                      downloadTaskUpdated: downloadTaskUpdated, completionHandler: completionHandler)
+    public func retrieveImage(
+        with resource: any Resource, options: KingfisherOptionsInfo? = nil,
+        progressBlock: DownloadProgressBlock? = nil,
+        downloadTaskUpdated: DownloadTaskUpdatedBlock? = nil,
+        completionHandler: (@Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void)?
+    ) -> DownloadTask? {
+        retrieveImage(
+            with: resource.convertToSource(), options: options, progressBlock: progressBlock,
+            downloadTaskUpdated: downloadTaskUpdated, completionHandler: completionHandler)
     }
 
     /// Retrieves the image of `source`; see the resource form.
     @discardableResult
-    public func retrieveImage(with source: Source, options: KingfisherOptionsInfo? = nil,
-                              progressBlock: DownloadProgressBlock? = nil,
-                              downloadTaskUpdated: DownloadTaskUpdatedBlock? = nil,
-                              completionHandler: (@Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void)?) -> DownloadTask? {
-        retrieve(source, options: parsedOptions(options), progressBlock: progressBlock, downloadTaskUpdated: downloadTaskUpdated,
-                 completionHandler: completionHandler ?? { _ in }).downloadTask
+    public func retrieveImage(
+        with source: Source, options: KingfisherOptionsInfo? = nil,
+        progressBlock: DownloadProgressBlock? = nil,
+        downloadTaskUpdated: DownloadTaskUpdatedBlock? = nil,
+        completionHandler: (@Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void)?
+    ) -> DownloadTask? {
+        retrieve(
+            source, options: parsedOptions(options), progressBlock: progressBlock, downloadTaskUpdated: downloadTaskUpdated,
+            completionHandler: completionHandler ?? { _ in }
+        ).downloadTask
     }
 
     /// Retrieves the image of `resource`; cancelling the calling task cancels the work.
-    public func retrieveImage(with resource: any Resource, options: KingfisherOptionsInfo? = nil,
-                              progressBlock: DownloadProgressBlock? = nil) async throws -> RetrieveImageResult {
+    public func retrieveImage(
+        with resource: any Resource, options: KingfisherOptionsInfo? = nil,
+        progressBlock: DownloadProgressBlock? = nil
+    ) async throws -> RetrieveImageResult {
         try await retrieveImage(with: resource.convertToSource(), options: options, progressBlock: progressBlock)
     }
 
     /// Retrieves the image of `source`; cancelling the calling task cancels the work.
-    public func retrieveImage(with source: Source, options: KingfisherOptionsInfo? = nil,
-                              progressBlock: DownloadProgressBlock? = nil) async throws -> RetrieveImageResult {
+    public func retrieveImage(
+        with source: Source, options: KingfisherOptionsInfo? = nil,
+        progressBlock: DownloadProgressBlock? = nil
+    ) async throws -> RetrieveImageResult {
         try await retrieveImage(with: source, parsedOptions: parsedOptions(options), progressBlock: progressBlock)
     }
 
     /// The async form with options already parsed (a missing downloader or cache means this
     /// manager's).
-    func retrieveImage(with source: Source, parsedOptions: KingfisherParsedOptionsInfo,
-                       progressBlock: DownloadProgressBlock?) async throws -> RetrieveImageResult {
+    func retrieveImage(
+        with source: Source, parsedOptions: KingfisherParsedOptionsInfo,
+        progressBlock: DownloadProgressBlock?
+    ) async throws -> RetrieveImageResult {
         var parsed = parsedOptions
         parsed.callbackQueue = .untouch
         guard !Task.isCancelled else { throw KingfisherError.requestError(reason: .asyncTaskContextCancelled) }
-        return try await withCancellableWork(start: { completion in
-            retrieve(source, options: parsed, progressBlock: progressBlock, downloadTaskUpdated: nil, completionHandler: completion)
-        }, cancel: { $0.cancel() })
+        return try await withCancellableWork(
+            start: { completion in
+                retrieve(source, options: parsed, progressBlock: progressBlock, downloadTaskUpdated: nil, completionHandler: completion)
+            }, cancel: { $0.cancel() })
     }
 
     /// Starts a retrieval with parsed options.
     ///
     /// - Parameter targetCacheChecked: The caller has just found the processed image missing
     ///   from the target cache (the prefetcher), so the first attempt starts after that lookup.
-    func retrieve(_ source: Source, options: KingfisherParsedOptionsInfo, progressBlock: DownloadProgressBlock?,
-                  downloadTaskUpdated: DownloadTaskUpdatedBlock?, targetCacheChecked: Bool = false,
-                  completionHandler: @escaping @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void) -> ImageRetrieval {
-        let retrieval = ImageRetrieval(source: source, options: options, downloadTaskUpdated: downloadTaskUpdated,
-                                       completion: completionHandler)
+    func retrieve(
+        _ source: Source, options: KingfisherParsedOptionsInfo, progressBlock: DownloadProgressBlock?,
+        downloadTaskUpdated: DownloadTaskUpdatedBlock?, targetCacheChecked: Bool = false,
+        completionHandler: @escaping @Sendable (Result<RetrieveImageResult, KingfisherError>) -> Void
+    ) -> ImageRetrieval {
+        let retrieval = ImageRetrieval(
+            source: source, options: options, downloadTaskUpdated: downloadTaskUpdated,
+            completion: completionHandler)
         @Sendable func handle(_ source: Source) -> Completion {
             { result in
                 switch result {
@@ -144,8 +164,10 @@ public final class KingfisherManager: Sendable {
 
     /// - Parameter httpChecked: The HTTP caching headers (under ``HTTPCachePolicy/followHeaders``)
     ///   have already allowed the cached image.
-    func fromCacheOrSource(_ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
-                           httpChecked: Bool = false, completion: @escaping Completion) {
+    func fromCacheOrSource(
+        _ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
+        httpChecked: Bool = false, completion: @escaping Completion
+    ) {
         let options = retrieval.workingOptions
         let targetCache = options.targetCache ?? cache
         let key = source.cacheKey
@@ -153,8 +175,9 @@ public final class KingfisherManager: Sendable {
         if !httpChecked, options.httpCachePolicy == .followHeaders, !options.onlyFromCache, case .network = source {
             return followingHTTPCache(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
         }
-        let cached = targetCache.imageCachedType(forKey: key, processorIdentifier: options.processor.identifier,
-                                                 forcedExtension: options.forcedExtension)
+        let cached = targetCache.imageCachedType(
+            forKey: key, processorIdentifier: options.processor.identifier,
+            forcedExtension: options.forcedExtension)
         if cached.cached, !options.fromMemoryCacheOrRefresh || cached == .memory {
             targetCache.retrieveImage(forKey: key, options: options, callbackQueue: options.callbackQueue) { result in
                 if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }
@@ -166,13 +189,16 @@ public final class KingfisherManager: Sendable {
                     }
                     let serializer = options.cacheSerializer
                     let hand: @Sendable (KFCrossPlatformImage) -> Void = { image in
-                        completion(.success(RetrieveImageResult(
-                            image: options.imageModifier?.modify(image) ?? image, cacheType: found.cacheType, source: source,
-                            originalSource: retrieval.originalSource, data: { serializer.data(with: image, original: nil) },
-                            metrics: nil)))
+                        completion(
+                            .success(
+                                RetrieveImageResult(
+                                    image: options.imageModifier?.modify(image) ?? image, cacheType: found.cacheType, source: source,
+                                    originalSource: retrieval.originalSource, data: { serializer.data(with: image, original: nil) },
+                                    metrics: nil)))
                     }
                     if let made = cached.creatingOptions, made != options.imageCreatingOptions,
-                       cached.isAnimated || made.onlyFirstFrame, let data = cached.originalData {
+                        cached.isAnimated || made.onlyFirstFrame, let data = cached.originalData
+                    {
                         // Decoded with other options (only its first frame, another scale): made
                         // again from its data for this call, as Kingfisher does; the cache keeps it.
                         return (options.processingQueue ?? .dispatch(self.processingQueue)).execute {
@@ -209,8 +235,10 @@ public final class KingfisherManager: Sendable {
 
     /// The original from `originalCache`, processed (when a processor or a separate original
     /// cache makes that meaningful); else the source itself.
-    private func fromOriginalOrSource(_ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
-                                      completion: @escaping Completion) {
+    private func fromOriginalOrSource(
+        _ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
+        completion: @escaping Completion
+    ) {
         let options = retrieval.workingOptions
         let targetCache = options.targetCache ?? cache
         let originalCache = options.originalCache ?? targetCache
@@ -220,16 +248,19 @@ public final class KingfisherManager: Sendable {
         let originalType = lookForOriginal ? originalCache.imageCachedType(forKey: key, forcedExtension: options.forcedExtension) : .none
         guard originalType.cached, !options.fromMemoryCacheOrRefresh || originalType == .memory else {
             if lookForOriginal, originalType == .none, !options.fromMemoryCacheOrRefresh, !processor.identifier.isEmpty,
-               originalCache.sharedStorage != nil, Self.decodesStoredData(options.cacheSerializer) {
-                return fromSharedOriginal(source, in: originalCache, retrieval: retrieval, progressBlock: progressBlock,
-                                          completion: completion)
+                originalCache.sharedStorage != nil, Self.decodesStoredData(options.cacheSerializer)
+            {
+                return fromSharedOriginal(
+                    source, in: originalCache, retrieval: retrieval, progressBlock: progressBlock,
+                    completion: completion)
             }
             if options.onlyFromCache { return completion(.failure(.cacheError(reason: .imageNotExisting(key: key)))) }
             return load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
         }
         if originalType == .disk, !processor.identifier.isEmpty, Self.decodesStoredData(options.cacheSerializer) {
-            return fromOriginalData(source, in: originalCache, retrieval: retrieval, progressBlock: progressBlock,
-                                    completion: completion)
+            return fromOriginalData(
+                source, in: originalCache, retrieval: retrieval, progressBlock: progressBlock,
+                completion: completion)
         }
         var originalOptions = options
         originalOptions.processor = DefaultImageProcessor.default
@@ -254,16 +285,20 @@ public final class KingfisherManager: Sendable {
     /// a large photo never decodes it whole), and the whole original is not put in memory. Bytes
     /// that are gone or do not decode count as no original, as an unreadable disk hit does.
     /// `data`, when given, is the original's bytes already read (from the shared level).
-    func fromOriginalData(_ source: Source, in originalCache: ImageCache, data known: Data? = nil,
-                          retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
-                          completion: @escaping Completion) {
+    func fromOriginalData(
+        _ source: Source, in originalCache: ImageCache, data known: Data? = nil,
+        retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
+        completion: @escaping Completion
+    ) {
         let options = retrieval.workingOptions
         let key = source.cacheKey
         (options.processingQueue ?? .dispatch(processingQueue)).execute {
             if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }
-            let stored = try? known ?? originalCache.diskStorage.value(
-                forKey: key.computedKey(with: ""), forcedExtension: options.forcedExtension,
-                extendingExpiration: options.diskCacheAccessExtendingExpiration)
+            let stored =
+                try? known
+                ?? originalCache.diskStorage.value(
+                    forKey: key.computedKey(with: ""), forcedExtension: options.forcedExtension,
+                    extendingExpiration: options.diskCacheAccessExtendingExpiration)
             guard let data = stored else {
                 return self.originalMissing(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
             }
@@ -285,8 +320,10 @@ public final class KingfisherManager: Sendable {
     }
 
     /// No usable original after all: the source, unless `onlyFromCache` forbids it.
-    func originalMissing(_ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
-                         completion: @escaping Completion) {
+    func originalMissing(
+        _ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
+        completion: @escaping Completion
+    ) {
         guard !retrieval.workingOptions.onlyFromCache else {
             return completion(.failure(.cacheError(reason: .imageNotExisting(key: source.cacheKey))))
         }
@@ -294,21 +331,27 @@ public final class KingfisherManager: Sendable {
     }
 
     /// Caches the image processed from the original (under HTTP caching, as a variant of it).
-    private func cacheProcessedOriginal(_ image: KFCrossPlatformImage, source: Source, retrieval: ImageRetrieval,
-                                        completion: @escaping Completion) {
+    private func cacheProcessedOriginal(
+        _ image: KFCrossPlatformImage, source: Source, retrieval: ImageRetrieval,
+        completion: @escaping Completion
+    ) {
         let options = retrieval.workingOptions
         let targetCache = options.targetCache ?? cache
         if options.httpCachePolicy == .followHeaders {
-            targetCache.httpRecords.addVariant(options.processor.identifier, forKey: source.cacheKey, disk: targetCache.diskStorage,
-                                               toDisk: !options.cacheMemoryOnly, expiration: options.diskCacheExpiration)
+            targetCache.httpRecords.addVariant(
+                options.processor.identifier, forKey: source.cacheKey, disk: targetCache.diskStorage,
+                toDisk: !options.cacheMemoryOnly, expiration: options.diskCacheExpiration)
         }
-        cache(image, data: nil, source: source, cacheType: .none, metrics: nil, retrieval: retrieval,
-              storesOriginal: false, completion: completion)
+        cache(
+            image, data: nil, source: source, cacheType: .none, metrics: nil, retrieval: retrieval,
+            storesOriginal: false, completion: completion)
     }
 
     /// Downloads or asks the provider, then caches.
-    func load(_ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
-                      completion: @escaping Completion) {
+    func load(
+        _ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
+        completion: @escaping Completion
+    ) {
         let options = retrieval.workingOptions
         if retrieval.isCancelled {
             return completion(.failure(.requestError(reason: .asyncTaskContextCancelled)))
@@ -318,12 +361,15 @@ public final class KingfisherManager: Sendable {
             let downloader = options.downloader ?? self.downloader
             let requestTime = Date()
             // Through the open method, so that a subclass of the downloader is asked, as in Kingfisher.
-            let task = downloader.downloadImage(with: resource.downloadURL, options: options,
-                                                progressBlock: callerProgress(progressBlock, retrieval: retrieval)) { result in
+            let task = downloader.downloadImage(
+                with: resource.downloadURL, options: options,
+                progressBlock: callerProgress(progressBlock, retrieval: retrieval)
+            ) { result in
                 switch result {
                 case .success(let loaded):
-                    self.cacheDownloaded(loaded, response: loaded.response, requestTime: requestTime, source: source,
-                                         retrieval: retrieval, completion: completion)
+                    self.cacheDownloaded(
+                        loaded, response: loaded.response, requestTime: requestTime, source: source,
+                        retrieval: retrieval, completion: completion)
                 case .failure(let error):
                     completion(.failure(error))
                 }
@@ -348,8 +394,9 @@ public final class KingfisherManager: Sendable {
                         let image = try options.processor.processedImage(from: data, options: options)
                         // Cancelled while processing: the late image is not delivered.
                         if retrieval.isCancelled { return cancelled() }
-                        self.cache(image, data: data, source: source, cacheType: .none, metrics: nil, retrieval: retrieval,
-                                   storesOriginal: true, completion: completion)
+                        self.cache(
+                            image, data: data, source: source, cacheType: .none, metrics: nil, retrieval: retrieval,
+                            storesOriginal: true, completion: completion)
                     } catch {
                         completion(.failure(error))
                     }
@@ -364,8 +411,10 @@ public final class KingfisherManager: Sendable {
     ///
     /// - Parameter toDisk: Whether the image may be written to disk (a `no-store` response
     ///   may not); `cacheMemoryOnly` keeps it in memory anyway.
-    func cache(_ image: KFCrossPlatformImage, data: Data?, source: Source, cacheType: CacheType, metrics: NetworkMetrics?,
-               retrieval: ImageRetrieval, storesOriginal: Bool, toDisk: Bool = true, completion: @escaping Completion) {
+    func cache(
+        _ image: KFCrossPlatformImage, data: Data?, source: Source, cacheType: CacheType, metrics: NetworkMetrics?,
+        retrieval: ImageRetrieval, storesOriginal: Bool, toDisk: Bool = true, completion: @escaping Completion
+    ) {
         let options = retrieval.workingOptions
         let targetCache = options.targetCache ?? cache
         let originalCache = options.originalCache ?? targetCache
@@ -381,8 +430,10 @@ public final class KingfisherManager: Sendable {
         }
         if storesOriginal, toDisk, options.cacheOriginalImage, !options.processor.identifier.isEmpty, let data {
             stores.enter()
-            originalCache.storeToDisk(data, forKey: key, processorIdentifier: "", forcedExtension: options.forcedExtension,
-                                      expiration: options.diskCacheExpiration) { _ in
+            originalCache.storeToDisk(
+                data, forKey: key, processorIdentifier: "", forcedExtension: options.forcedExtension,
+                expiration: options.diskCacheExpiration
+            ) { _ in
                 stores.leave()
             }
         }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Options for Kingfisher operations, as a list of ``KingfisherOptionsInfoItem``.
@@ -197,7 +200,7 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     /// See ``KingfisherOptionsInfoItem/cacheOriginalImage``. Default `false`.
     public var cacheOriginalImage = false
     /// See ``KingfisherOptionsInfoItem/onFailureImage(_:)``. Default `nil` (unset).
-    public var onFailureImage: Optional<KFCrossPlatformImage?> = .none
+    public var onFailureImage: KFCrossPlatformImage?? = .none
     /// See ``KingfisherOptionsInfoItem/alsoPrefetchToMemory``. Default `false`.
     public var alsoPrefetchToMemory = false
     /// See ``KingfisherOptionsInfoItem/asyncCacheTypeCheck``. Default `false`.
@@ -268,9 +271,10 @@ public struct KingfisherParsedOptionsInfo: Sendable {
 
     /// The decoding options these options imply.
     public var imageCreatingOptions: ImageCreatingOptions {
-        ImageCreatingOptions(scale: scaleFactor, preloadAll: preloadAllAnimationData,
-                             onlyFirstFrame: onlyLoadFirstFrame, maxPixelCount: maxPixelCount,
-                             maxFrameCount: maxFrameCount, maxEXIFByteCount: maxEXIFByteCount,
-                             maxDecodedByteCount: maxDecodedByteCount, preserveColorProfile: preserveColorProfile)
+        ImageCreatingOptions(
+            scale: scaleFactor, preloadAll: preloadAllAnimationData,
+            onlyFirstFrame: onlyLoadFirstFrame, maxPixelCount: maxPixelCount,
+            maxFrameCount: maxFrameCount, maxEXIFByteCount: maxEXIFByteCount,
+            maxDecodedByteCount: maxDecodedByteCount, preserveColorProfile: preserveColorProfile)
     }
 }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// What ``KingfisherManager`` hands back.
@@ -19,8 +22,10 @@ public struct RetrieveImageResult: Sendable {
     /// Creates a result, as the manager does (and a test or a custom loader may).
     ///
     /// - Parameter metrics: Default `nil`.
-    public init(image: KFCrossPlatformImage, cacheType: CacheType, source: Source, originalSource: Source,
-                data: @escaping @Sendable () -> Data?, metrics: NetworkMetrics? = nil) {
+    public init(
+        image: KFCrossPlatformImage, cacheType: CacheType, source: Source, originalSource: Source,
+        data: @escaping @Sendable () -> Data?, metrics: NetworkMetrics? = nil
+    ) {
         self.image = image
         self.cacheType = cacheType
         self.source = source

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 extension AsyncHTTPClientTransport {
@@ -35,10 +38,12 @@ extension AsyncHTTPClientTransport {
         public var pinnedPublicKeys: [String: Set<String>]
 
         /// Creates a configuration; every parameter defaults to the property's default.
-        public init(maxConnectionsPerHost: Int = 8, proxy: Proxy = .environment,
-                    additionalCertificateAuthoritiesFile: String? = nil,
-                    clientCertificate: ClientCertificate? = nil,
-                    pinnedPublicKeys: [String: Set<String>] = [:]) {
+        public init(
+            maxConnectionsPerHost: Int = 8, proxy: Proxy = .environment,
+            additionalCertificateAuthoritiesFile: String? = nil,
+            clientCertificate: ClientCertificate? = nil,
+            pinnedPublicKeys: [String: Set<String>] = [:]
+        ) {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.proxy = proxy
             self.additionalCertificateAuthoritiesFile = additionalCertificateAuthoritiesFile

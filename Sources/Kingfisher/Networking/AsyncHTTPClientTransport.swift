@@ -1,10 +1,14 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
 import Synchronization
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The default transport, on AsyncHTTPClient: connection pooling, HTTP/2 when the server offers
@@ -71,8 +75,12 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
         do {
             proxy = try proxies.proxy(for: url)
         } catch {
-            throw URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: "the proxy setting cannot be used: \(error)",
-                                                            NSURLErrorFailingURLErrorKey: url])
+            throw URLError(
+                .cannotConnectToHost,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "the proxy setting cannot be used: \(error)",
+                    NSURLErrorFailingURLErrorKey: url,
+                ])
         }
         if url.scheme?.lowercased() == "https", let host = url.host, tls.pins(for: host) != nil {
             return Route(proxy: proxy, check: .pinned(host: host.lowercased()))
@@ -80,24 +88,28 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
         return Route(proxy: proxy, check: acceptingUntrustedCertificates ? .anyCertificate : .verified)
     }
 
-    public func startExchange(_ request: URLRequest, acceptingUntrustedCertificates: Bool,
-                              receiver: any TransportExchangeReceiver) -> any TransportExchange {
+    public func startExchange(
+        _ request: URLRequest, acceptingUntrustedCertificates: Bool,
+        receiver: any TransportExchangeReceiver
+    ) -> any TransportExchange {
         let outgoing: HTTPClient.Request
         let route: Route
         do {
             guard let url = request.url else { throw URLError(.badURL) }
             var headers = HTTPHeaders()
             for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
-            outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-                                              headers: headers, body: request.httpBody.map { .bytes($0) })
+            outgoing = try HTTPClient.Request(
+                url: url, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+                headers: headers, body: request.httpBody.map { .bytes($0) })
             route = try self.route(for: url, acceptingUntrustedCertificates: acceptingUntrustedCertificates)
         } catch {
             receiver.didComplete(with: error)
             return Exchange()
         }
         let exchange = Exchange()
-        send(outgoing, route: route, exchange: exchange, receiver: receiver,
-             retries: outgoing.method == .GET || outgoing.method == .HEAD ? 1 : 0)
+        send(
+            outgoing, route: route, exchange: exchange, receiver: receiver,
+            retries: outgoing.method == .GET || outgoing.method == .HEAD ? 1 : 0)
         return exchange
     }
 
@@ -105,8 +117,10 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
     /// pooled connection the server closed at any moment, or right after a response it got
     /// wrong), sends it again up to `retries` times, as browsers do for idempotent requests. A
     /// server that closes every connection unanswered therefore sees each request twice.
-    private func send(_ outgoing: HTTPClient.Request, route: Route, exchange: Exchange,
-                      receiver: any TransportExchangeReceiver, retries: Int) {
+    private func send(
+        _ outgoing: HTTPClient.Request, route: Route, exchange: Exchange,
+        receiver: any TransportExchangeReceiver, retries: Int
+    ) {
         let forwarder = ResponseForwarder(url: outgoing.url, receiver: receiver)
         let task = clients.client(proxy: route.proxy, check: route.check).execute(request: outgoing, delegate: forwarder)
         exchange.run(task)
@@ -120,8 +134,10 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
                 } else if route.check == .verified, TransportErrorText.isRefusedChain(error), !exchange.isCancelled {
                     let probe = self.clients.client(proxy: route.proxy, check: .probe)
                     CertificateProbe.diagnose(outgoing.url, with: probe) { problem in
-                        receiver.didComplete(with: TransportErrorText.urlError(for: error, url: outgoing.url, proxy: route.proxy,
-                                                                               certificateProblem: problem))
+                        receiver.didComplete(
+                            with: TransportErrorText.urlError(
+                                for: error, url: outgoing.url, proxy: route.proxy,
+                                certificateProblem: problem))
                     }
                 } else {
                     receiver.didComplete(with: TransportErrorText.urlError(for: error, url: outgoing.url, proxy: route.proxy))
@@ -181,9 +197,10 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
 
         func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
             responded.store(true, ordering: .releasing)
-            let response = TransportResponse(url: url, statusCode: Int(head.status.code),
-                                             httpVersion: "HTTP/\(head.version.major).\(head.version.minor)",
-                                             headerFields: head.headers.map { ($0.name, $0.value) })
+            let response = TransportResponse(
+                url: url, statusCode: Int(head.status.code),
+                httpVersion: "HTTP/\(head.version.major).\(head.version.minor)",
+                headerFields: head.headers.map { ($0.name, $0.value) })
             let decided = task.eventLoop.makePromise(of: Void.self)
             receiver.didReceiveResponse(response) { proceed in
                 if proceed { decided.succeed(()) } else { decided.fail(Stopped()) }

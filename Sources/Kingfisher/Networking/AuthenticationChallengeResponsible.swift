@@ -1,6 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Answers authentication challenges for an ``ImageDownloader``, as Kingfisher's
@@ -17,23 +21,33 @@ public protocol AuthenticationChallengeResponsible: AnyObject, Sendable {
     /// A challenge for the downloader as a whole (Kingfisher's session-level challenge). Not
     /// sent on Linux, kept so that Kingfisher conformances compile. Default:
     /// `(.performDefaultHandling, nil)`.
-    func downloader(_ downloader: ImageDownloader, didReceive challenge: URLAuthenticationChallenge) async
+    func downloader(
+        _ downloader: ImageDownloader, didReceive challenge: URLAuthenticationChallenge
+    ) async
         -> (URLSession.AuthChallengeDisposition, URLCredential?)
 
     /// A `401` to one download's request; `task` is the first caller's task. Default:
     /// `(.performDefaultHandling, nil)`, which fails the download with the `401`.
-    func downloader(_ downloader: ImageDownloader, task: DownloadTask?, didReceive challenge: URLAuthenticationChallenge) async
+    func downloader(
+        _ downloader: ImageDownloader, task: DownloadTask?, didReceive challenge: URLAuthenticationChallenge
+    ) async
         -> (URLSession.AuthChallengeDisposition, URLCredential?)
 }
 
 extension AuthenticationChallengeResponsible {
-    public func downloader(_ downloader: ImageDownloader, didReceive challenge: URLAuthenticationChallenge) async
-        -> (URLSession.AuthChallengeDisposition, URLCredential?) {
+    public func downloader(
+        _ downloader: ImageDownloader, didReceive challenge: URLAuthenticationChallenge
+    ) async
+        -> (URLSession.AuthChallengeDisposition, URLCredential?)
+    {
         (.performDefaultHandling, nil)
     }
 
-    public func downloader(_ downloader: ImageDownloader, task: DownloadTask?, didReceive challenge: URLAuthenticationChallenge) async
-        -> (URLSession.AuthChallengeDisposition, URLCredential?) {
+    public func downloader(
+        _ downloader: ImageDownloader, task: DownloadTask?, didReceive challenge: URLAuthenticationChallenge
+    ) async
+        -> (URLSession.AuthChallengeDisposition, URLCredential?)
+    {
         (.performDefaultHandling, nil)
     }
 }
@@ -49,14 +63,18 @@ enum HTTPAuthentication {
     static func challenge(of response: TransportResponse) -> URLAuthenticationChallenge {
         let field = response.value(forHTTPHeaderField: "WWW-Authenticate") ?? ""
         let scheme = field.prefix { $0 != " " }.lowercased()
-        let method = scheme == "basic" ? NSURLAuthenticationMethodHTTPBasic
+        let method =
+            scheme == "basic"
+            ? NSURLAuthenticationMethodHTTPBasic
             : scheme == "digest" ? NSURLAuthenticationMethodHTTPDigest : NSURLAuthenticationMethodDefault
         let realm = field.range(of: "realm=\"").map { String(field[$0.upperBound...].prefix { $0 != "\"" }) }
         let url = response.url
-        let space = URLProtectionSpace(host: url.host ?? "", port: url.port ?? (url.scheme == "https" ? 443 : 80),
-                                       protocol: url.scheme, realm: realm, authenticationMethod: method)
-        return URLAuthenticationChallenge(protectionSpace: space, proposedCredential: nil, previousFailureCount: 0,
-                                          failureResponse: response.httpURLResponse, error: nil, sender: IgnoredSender())
+        let space = URLProtectionSpace(
+            host: url.host ?? "", port: url.port ?? (url.scheme == "https" ? 443 : 80),
+            protocol: url.scheme, realm: realm, authenticationMethod: method)
+        return URLAuthenticationChallenge(
+            protectionSpace: space, proposedCredential: nil, previousFailureCount: 0,
+            failureResponse: response.httpURLResponse, error: nil, sender: IgnoredSender())
     }
 
     /// The `Authorization` value for a responder's answer; `nil` unless it gave a user and password.

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -20,12 +23,15 @@ enum CertificateProbe {
 
     /// Connects to `url`'s server with `client` (a probe client) and reports the problem of its
     /// certificate, or `nil` when the probe failed otherwise or found nothing wrong.
-    static func diagnose(_ url: URL, with client: HTTPClient,
-                         report: @escaping @Sendable (CertificateProblem?) -> Void) {
+    static func diagnose(
+        _ url: URL, with client: HTTPClient,
+        report: @escaping @Sendable (CertificateProblem?) -> Void
+    ) {
         guard let request = try? HTTPClient.Request(url: url, method: .HEAD) else { return report(nil) }
         client.execute(request: request).whenComplete { result in
             guard case .failure(let error) = result, let captured = error as? Captured,
-                  let certificate = captured.certificate else { return report(nil) }
+                let certificate = captured.certificate
+            else { return report(nil) }
             report(CertificateProblem(of: certificate))
         }
     }

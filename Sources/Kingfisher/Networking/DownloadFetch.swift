@@ -1,6 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The network part of one download: sends the request through the transport, follows redirects
@@ -75,10 +79,11 @@ final class DownloadFetch: IdleTimed {
 
     func start() {
         IdleWatchdog.shared.watch(self)
-        send(state.withLock { state in
-            state.lastActivity = .now
-            return state.request
-        })
+        send(
+            state.withLock { state in
+                state.lastActivity = .now
+                return state.request
+            })
     }
 
     func checkIdle(now: ContinuousClock.Instant) {
@@ -116,8 +121,9 @@ final class DownloadFetch: IdleTimed {
 
     private func send(_ request: URLRequest) {
         // A plain GET whose earlier attempt broke asks only for the rest.
-        let resumed = (request.httpMethod ?? "GET") == "GET" && request.value(forHTTPHeaderField: "Range") == nil
-            && request.value(forHTTPHeaderField: "If-None-Match") == nil
+        let resumed =
+            (request.httpMethod ?? "GET") == "GET" && request.value(forHTTPHeaderField: "Range") == nil
+                && request.value(forHTTPHeaderField: "If-None-Match") == nil
             ? request.url.flatMap { downloader.resumableData.take(for: $0) } : nil
         let generation = state.withLock { state -> Int? in
             guard !state.ended, !state.cancelled, !state.timedOut else { return nil }
@@ -138,8 +144,9 @@ final class DownloadFetch: IdleTimed {
         guard let generation else { return endInterrupted() }
         let trusted = request.url?.host.map { downloader.trustedHosts?.contains($0) == true } ?? false
         let sent = resumed.map { ResumableDataStore.resuming(request, after: $0) } ?? request
-        let exchange = downloader.transport.startExchange(sent, acceptingUntrustedCertificates: trusted,
-                                                          receiver: Receiver(fetch: self, generation: generation))
+        let exchange = downloader.transport.startExchange(
+            sent, acceptingUntrustedCertificates: trusted,
+            receiver: Receiver(fetch: self, generation: generation))
         let stopNow = state.withLock { state -> Bool in
             guard state.generation == generation, !state.ended else { return false }
             state.exchange = exchange
@@ -187,7 +194,8 @@ final class DownloadFetch: IdleTimed {
                     state.body = resumed.data
                     if expected >= 0 { expected += Int64(resumed.data.count) }
                 } else if response.statusCode == 206 {
-                    refusal = .responseError(reason: .URLSessionError(error: TransportErrorText.misplacedRange(response, expectedStart: resumed.data.count)))
+                    refusal = .responseError(
+                        reason: .URLSessionError(error: TransportErrorText.misplacedRange(response, expectedStart: resumed.data.count)))
                 } else {
                     // Anything else (a 200: the image changed) starts over.
                     state.resumed = nil
@@ -221,8 +229,10 @@ final class DownloadFetch: IdleTimed {
 
     /// Why the response head is not acceptable: an invalid status (delegate, default
     /// 200..<400) or an announced length over the limit.
-    private func refusal(of response: TransportResponse, expected: Int64,
-                         delegate: (any ImageDownloaderDelegate)?) -> KingfisherError? {
+    private func refusal(
+        of response: TransportResponse, expected: Int64,
+        delegate: (any ImageDownloaderDelegate)?
+    ) -> KingfisherError? {
         let code = response.statusCode
         let valid = delegate?.isValidStatusCode(code, for: downloader) ?? (200..<400).contains(code)
         guard valid else { return .responseError(reason: .invalidHTTPStatusCode(response: response.httpURLResponse)) }
@@ -273,9 +283,11 @@ final class DownloadFetch: IdleTimed {
         tracker.advance(over: state.body)
         state.scans = tracker
         guard tracker.isProgressive == true, tracker.scanStarts.count > before, tracker.scanStarts.count >= 2,
-              let start = tracker.scanStarts.last else { return nil }
-        return ProgressivePreviewer.Scans(prefix: Data(state.body.prefix(start)), count: tracker.scanStarts.count,
-                                          width: tracker.width, height: tracker.height)
+            let start = tracker.scanStarts.last
+        else { return nil }
+        return ProgressivePreviewer.Scans(
+            prefix: Data(state.body.prefix(start)), count: tracker.scanStarts.count,
+            width: tracker.width, height: tracker.height)
     }
 
     private func completed(generation: Int, error: (any Error)?) {
@@ -287,7 +299,8 @@ final class DownloadFetch: IdleTimed {
         guard let snapshot else { return }
         if snapshot.timedOut || snapshot.cancelled { return endInterrupted() }
         if let head = snapshot.head, head.statusCode == 401, !snapshot.authenticated,
-           let responder = downloader.authenticationChallengeResponder {
+            let responder = downloader.authenticationChallengeResponder
+        {
             return authenticate(snapshot.request, challengedBy: head, responder: responder)
         }
         if let stop = snapshot.stop { return end(.failure(stop)) }
@@ -297,7 +310,9 @@ final class DownloadFetch: IdleTimed {
         }
         if let error {
             keepPartialBody(of: snapshot)
-            let broken = snapshot.head == nil ? error
+            let broken =
+                snapshot.head == nil
+                ? error
                 : TransportErrorText.midBody(error, received: snapshot.body.count, expected: snapshot.expected)
             return end(.failure(.responseError(reason: .URLSessionError(error: broken))))
         }
@@ -306,11 +321,12 @@ final class DownloadFetch: IdleTimed {
         }
         let now = ContinuousClock.now
         let total = now - started
-        let metrics = NetworkMetrics(retrieveImageDuration: (now - snapshot.exchangeStarted).seconds, totalRequestDuration: total.seconds,
-                                     timeToFirstByte: (snapshot.firstByte ?? total).seconds,
-                                     requestBodyBytesSent: Int64(snapshot.request.httpBody?.count ?? 0),
-                                     responseBodyBytesReceived: Int64(snapshot.body.count), httpStatusCode: head.statusCode,
-                                     redirectCount: snapshot.redirects)
+        let metrics = NetworkMetrics(
+            retrieveImageDuration: (now - snapshot.exchangeStarted).seconds, totalRequestDuration: total.seconds,
+            timeToFirstByte: (snapshot.firstByte ?? total).seconds,
+            requestBodyBytesSent: Int64(snapshot.request.httpBody?.count ?? 0),
+            responseBodyBytesReceived: Int64(snapshot.body.count), httpStatusCode: head.statusCode,
+            redirectCount: snapshot.redirects)
         end(.success(Body(data: snapshot.body, response: head, metrics: metrics)))
     }
 
@@ -327,8 +343,10 @@ final class DownloadFetch: IdleTimed {
 
     /// Asks `responder` to answer a `401`; sends `request` again with its credential, or fails
     /// with the `401`.
-    private func authenticate(_ request: URLRequest, challengedBy head: TransportResponse,
-                              responder: any AuthenticationChallengeResponsible) {
+    private func authenticate(
+        _ request: URLRequest, challengedBy head: TransportResponse,
+        responder: any AuthenticationChallengeResponsible
+    ) {
         state.withLock { $0.authenticated = true }
         let downloader = self.downloader
         let task = operation.representativeTask
@@ -376,9 +394,10 @@ final class DownloadFetch: IdleTimed {
     /// URL with a host; redirects elsewhere (`unix:`, `file:`, …) are not followed.
     static func redirectTarget(of response: TransportResponse) -> URL? {
         guard (300..<400).contains(response.statusCode),
-              let location = response.value(forHTTPHeaderField: "Location"),
-              let target = URL(string: location, relativeTo: response.url)?.absoluteURL,
-              isFollowable(target) else { return nil }
+            let location = response.value(forHTTPHeaderField: "Location"),
+            let target = URL(string: location, relativeTo: response.url)?.absoluteURL,
+            isFollowable(target)
+        else { return nil }
         return target
     }
 
@@ -394,8 +413,11 @@ final class DownloadFetch: IdleTimed {
     private func endInterrupted() {
         let (timeout, snapshot) = state.withLock { state -> (URLError?, State?) in
             guard state.timedOut, !state.ended else { return (nil, nil) }
-            return (timeoutError(url: state.request.url ?? operation.url, headReceived: state.head != nil,
-                                 bodyBytes: state.body.count, idle: ContinuousClock.now - state.lastActivity), state)
+            return (
+                timeoutError(
+                    url: state.request.url ?? operation.url, headReceived: state.head != nil,
+                    bodyBytes: state.body.count, idle: ContinuousClock.now - state.lastActivity), state
+            )
         }
         if let snapshot { keepPartialBody(of: snapshot) }
         end(timeout.map { .failure(.responseError(reason: .URLSessionError(error: $0))) })
@@ -412,13 +434,16 @@ final class DownloadFetch: IdleTimed {
     private func timeoutError(url: URL, headReceived: Bool, bodyBytes: Int, idle: Duration) -> URLError {
         let elapsed = ContinuousClock.now - started
         let progress = !headReceived ? "with no response" : "\(bodyBytes) bytes into the body"
-        let what = durationLimit > 0 && elapsed.seconds >= durationLimit
+        let what =
+            durationLimit > 0 && elapsed.seconds >= durationLimit
             ? "ran past the \(Self.seconds(durationLimit)) limit on a download's duration"
             : "received nothing for \(Self.seconds(idle.seconds)) (idle timeout \(Self.seconds(idleTimeout)))"
-        return URLError(.timedOut, userInfo: [
-            NSLocalizedDescriptionKey: "timed out after \(Self.seconds(elapsed.seconds)), \(progress): \(what)",
-            NSURLErrorFailingURLErrorKey: url,
-        ])
+        return URLError(
+            .timedOut,
+            userInfo: [
+                NSLocalizedDescriptionKey: "timed out after \(Self.seconds(elapsed.seconds)), \(progress): \(what)",
+                NSURLErrorFailingURLErrorKey: url,
+            ])
     }
 
     private static func seconds(_ value: Double) -> String {

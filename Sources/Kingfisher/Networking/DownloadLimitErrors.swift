@@ -1,6 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension ImageDownloader {
@@ -16,9 +20,10 @@ extension KingfisherError {
     /// A body (or its announced length) over ``ImageDownloader/maxResponseDataSize``: URLSession's
     /// `.dataLengthExceedsMaximum`, which Kingfisher reports the same way.
     static func responseTooLarge(url: URL, limit: Int, received: Int64) -> KingfisherError {
-        limitReached(.dataLengthExceedsMaximum, url: url, limit: limit,
-                     "the response is larger than the limit of \(limit) bytes (\(received) bytes)",
-                     extra: [ImageDownloader.receivedByteCountUserInfoKey: received])
+        limitReached(
+            .dataLengthExceedsMaximum, url: url, limit: limit,
+            "the response is larger than the limit of \(limit) bytes (\(received) bytes)",
+            extra: [ImageDownloader.receivedByteCountUserInfoKey: received])
     }
 
     /// More redirects than ``ImageDownloader/redirectLimit`` (a loop ends here too): URLSession's
@@ -27,10 +32,14 @@ extension KingfisherError {
         limitReached(.httpTooManyRedirects, url: url, limit: limit, "more than \(limit) redirects (or a loop)")
     }
 
-    private static func limitReached(_ code: URLError.Code, url: URL, limit: Int, _ text: String,
-                                     extra: [String: any Sendable] = [:]) -> KingfisherError {
-        let userInfo: [String: Any] = [NSLocalizedDescriptionKey: text, NSURLErrorFailingURLErrorKey: url,
-                                       ImageDownloader.limitUserInfoKey: limit].merging(extra) { first, _ in first }
+    private static func limitReached(
+        _ code: URLError.Code, url: URL, limit: Int, _ text: String,
+        extra: [String: any Sendable] = [:]
+    ) -> KingfisherError {
+        let userInfo: [String: Any] = [
+            NSLocalizedDescriptionKey: text, NSURLErrorFailingURLErrorKey: url,
+            ImageDownloader.limitUserInfoKey: limit,
+        ].merging(extra) { first, _ in first }
         return .responseError(reason: .URLSessionError(error: URLError(code, userInfo: userInfo)))
     }
 

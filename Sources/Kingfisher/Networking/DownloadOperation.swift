@@ -1,6 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The shared work behind every caller downloading one URL at the same time: one HTTP request,
@@ -14,8 +18,10 @@ final class DownloadOperation: Sendable {
         let progress: DownloadProgressBlock?
         let completion: @Sendable (Result<Outcome, KingfisherError>) -> Void
 
-        init(task: DownloadTask, options: KingfisherParsedOptionsInfo, progress: DownloadProgressBlock?,
-             completion: @escaping @Sendable (Result<Outcome, KingfisherError>) -> Void) {
+        init(
+            task: DownloadTask, options: KingfisherParsedOptionsInfo, progress: DownloadProgressBlock?,
+            completion: @escaping @Sendable (Result<Outcome, KingfisherError>) -> Void
+        ) {
             self.task = task
             self.options = options
             self.progress = progress
@@ -181,13 +187,17 @@ final class DownloadOperation: Sendable {
             if body.response.statusCode == 304 {
                 // Only a conditional request can be answered "not modified": to a plain one it is
                 // a status without an image.
-                let outcome: Result<Outcome, KingfisherError> = validators != nil ? .success(.notModified(body.response))
+                let outcome: Result<Outcome, KingfisherError> =
+                    validators != nil
+                    ? .success(.notModified(body.response))
                     : .failure(.responseError(reason: .invalidHTTPStatusCode(response: response ?? body.response.httpURLResponse)))
                 for caller in callers { caller.options.callbackQueue.execute { caller.completion(outcome) } }
                 return
             }
-            guard let data = delegate.map({ $0.imageDownloader(downloader, didDownload: body.data, with: callers.first?.task) })
-                    ?? body.data else {
+            guard
+                let data = delegate.map({ $0.imageDownloader(downloader, didDownload: body.data, with: callers.first?.task) })
+                    ?? body.data
+            else {
                 let error = KingfisherError.responseError(reason: .dataModifyingFailed(task: callers.first?.task))
                 for caller in callers { caller.options.callbackQueue.execute { caller.completion(.failure(error)) } }
                 return
@@ -209,8 +219,10 @@ final class DownloadOperation: Sendable {
                 if let delegate = downloader.delegate {
                     delegate.imageDownloader(downloader, didDownload: image, for: url, with: response ?? body.response.httpURLResponse)
                 }
-                result = .success(.downloaded(ImageLoadingResult(image: image, url: url, originalData: data, metrics: body.metrics),
-                                              body.response))
+                result = .success(
+                    .downloaded(
+                        ImageLoadingResult(image: image, url: url, originalData: data, metrics: body.metrics),
+                        body.response))
             } catch {
                 result = .failure(error.downloaded(from: url, contentType: body.response.value(forHTTPHeaderField: "Content-Type")))
             }

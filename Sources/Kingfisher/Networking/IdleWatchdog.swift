@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Work that fails when it makes no progress for too long, or runs too long: a download.
@@ -26,8 +29,12 @@ final class IdleWatchdog: Sendable {
             if state.ticker == nil {
                 // Its own queue at user-initiated priority: a busy machine must not starve the
                 // timeouts of requests users are waiting for.
-                state.ticker = RepeatingTimer(interval: 0.25, queue: DispatchQueue(label: "com.onevcat.Kingfisher.IdleWatchdog",
-                                                                                  qos: .userInitiated)) {
+                state.ticker = RepeatingTimer(
+                    interval: 0.25,
+                    queue: DispatchQueue(
+                        label: "com.onevcat.Kingfisher.IdleWatchdog",
+                        qos: .userInitiated)
+                ) {
                     IdleWatchdog.shared.tick()
                 }
             }

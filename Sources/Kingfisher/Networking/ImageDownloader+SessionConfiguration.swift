@@ -1,6 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The downloader's transport, and the ones it replaced.
@@ -83,8 +87,9 @@ extension ImageDownloader {
     /// URLSession's defaults keeps the shared transport and its connections.
     private func replaceTransport(for configuration: URLSessionConfiguration) {
         let defaults = URLSessionConfiguration.ephemeral
-        let asked = ConnectionSettings(maxConnectionsPerHost: configuration.httpMaximumConnectionsPerHost,
-                                       proxy: Self.proxy(in: configuration.connectionProxyDictionary))
+        let asked = ConnectionSettings(
+            maxConnectionsPerHost: configuration.httpMaximumConnectionsPerHost,
+            proxy: Self.proxy(in: configuration.connectionProxyDictionary))
         let unchanged = ConnectionSettings(maxConnectionsPerHost: defaults.httpMaximumConnectionsPerHost, proxy: .environment)
         let needed = transports.withLock { slot in
             slot.replaceable && asked != (slot.madeFor ?? unchanged)

@@ -1,6 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Downloads images over HTTP, as Kingfisher's `ImageDownloader`, on AsyncHTTPClient by default.
@@ -74,7 +78,8 @@ open class ImageDownloader: @unchecked Sendable {
     ///
     /// - Parameter transport: The transport; default ``AsyncHTTPClientTransport/shared``.
     public init(name: String, transport: any ImageDownloaderTransport = AsyncHTTPClientTransport.shared) {
-        precondition(!name.isEmpty, "[Kingfisher] You should specify a name for the downloader. A downloader with empty name is not permitted.")
+        precondition(
+            !name.isEmpty, "[Kingfisher] You should specify a name for the downloader. A downloader with empty name is not permitted.")
         self.name = name
         transports = Locked(TransportSlot(current: transport))
         processingQueue = DispatchQueue(label: "com.onevcat.Kingfisher.ImageDownloader.Process.\(name)", attributes: .concurrent)
@@ -172,27 +177,35 @@ open class ImageDownloader: @unchecked Sendable {
     /// Downloads the image at `url`, as Kingfisher's method: returns the caller's task at once;
     /// `completionHandler` runs on `options.callbackQueue` (default `.mainCurrentOrAsync`).
     @discardableResult
-    open func downloadImage(with url: URL, options: KingfisherOptionsInfo? = nil,
-                            progressBlock: DownloadProgressBlock? = nil,
-                            completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask {
-        downloadImage(with: url, options: KingfisherParsedOptionsInfo(options), progressBlock: progressBlock,
-                      completionHandler: completionHandler)
+    open func downloadImage(
+        with url: URL, options: KingfisherOptionsInfo? = nil,
+        progressBlock: DownloadProgressBlock? = nil,
+        completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil
+    ) -> DownloadTask {
+        downloadImage(
+            with: url, options: KingfisherParsedOptionsInfo(options), progressBlock: progressBlock,
+            completionHandler: completionHandler)
     }
 
     /// The same without a progress block.
     @discardableResult
-    open func downloadImage(with url: URL, options: KingfisherOptionsInfo? = nil,
-                            completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask {
-        downloadImage(with: url, options: KingfisherParsedOptionsInfo(options), progressBlock: nil,
-                      completionHandler: completionHandler)
+    open func downloadImage(
+        with url: URL, options: KingfisherOptionsInfo? = nil,
+        completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil
+    ) -> DownloadTask {
+        downloadImage(
+            with: url, options: KingfisherParsedOptionsInfo(options), progressBlock: nil,
+            completionHandler: completionHandler)
     }
 
     /// The same with parsed options (processor, request modifier, redirect handler, priority,
     /// callback queue).
     @discardableResult
-    open func downloadImage(with url: URL, options: KingfisherParsedOptionsInfo,
-                            progressBlock: DownloadProgressBlock? = nil,
-                            completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil) -> DownloadTask {
+    open func downloadImage(
+        with url: URL, options: KingfisherParsedOptionsInfo,
+        progressBlock: DownloadProgressBlock? = nil,
+        completionHandler: (@Sendable (Result<ImageLoadingResult, KingfisherError>) -> Void)? = nil
+    ) -> DownloadTask {
         download(url, options: options, validators: nil, progressBlock: progressBlock) { outcome in
             completionHandler?(outcome.flatMap { $0.downloaded.map { loaded, response in loaded.carrying(response) } })
         }
@@ -201,9 +214,11 @@ open class ImageDownloader: @unchecked Sendable {
     /// Downloads `url`, conditionally when `validators` are given (sending `If-None-Match` /
     /// `If-Modified-Since`, so that the origin may answer `304`), reporting the response too.
     @discardableResult
-    func download(_ url: URL, options: KingfisherParsedOptionsInfo, validators: HTTPValidators?,
-                  progressBlock: DownloadProgressBlock? = nil,
-                  completion: @escaping @Sendable (Result<DownloadOperation.Outcome, KingfisherError>) -> Void) -> DownloadTask {
+    func download(
+        _ url: URL, options: KingfisherParsedOptionsInfo, validators: HTTPValidators?,
+        progressBlock: DownloadProgressBlock? = nil,
+        completion: @escaping @Sendable (Result<DownloadOperation.Outcome, KingfisherError>) -> Void
+    ) -> DownloadTask {
         let token = registry.withLock { registry -> Int in
             registry.nextToken += 1
             return registry.nextToken
@@ -213,14 +228,16 @@ open class ImageDownloader: @unchecked Sendable {
         settings.withLock { $0.session }.apply(to: &request)
         if let modifier = options.requestModifier {
             if let synchronous = modifier as? any ImageDownloadRequestModifier {
-                enqueue(synchronous.modified(for: request), validators: validators, task: task, options: options, progress: progressBlock,
-                        completion: completion)
+                enqueue(
+                    synchronous.modified(for: request), validators: validators, task: task, options: options, progress: progressBlock,
+                    completion: completion)
                 modifier.onDownloadTaskStarted?(task)
             } else {
                 OffPoolExecutor.task {
                     let modified = await modifier.modified(for: request)
-                    self.enqueue(modified, validators: validators, task: task, options: options, progress: progressBlock,
-                                 completion: completion)
+                    self.enqueue(
+                        modified, validators: validators, task: task, options: options, progress: progressBlock,
+                        completion: completion)
                     modifier.onDownloadTaskStarted?(task)
                 }
             }
@@ -236,8 +253,10 @@ open class ImageDownloader: @unchecked Sendable {
     }
 
     /// The same with an options array, reporting progress to `progressBlock` (default `nil`).
-    public func downloadImage(with url: URL, options: KingfisherOptionsInfo? = nil,
-                              progressBlock: DownloadProgressBlock? = nil) async throws -> ImageLoadingResult {
+    public func downloadImage(
+        with url: URL, options: KingfisherOptionsInfo? = nil,
+        progressBlock: DownloadProgressBlock? = nil
+    ) async throws -> ImageLoadingResult {
         try await downloadImage(with: url, parsedOptions: KingfisherParsedOptionsInfo(options), progressBlock: progressBlock)
     }
 
@@ -246,18 +265,23 @@ open class ImageDownloader: @unchecked Sendable {
         try await downloadImage(with: url, parsedOptions: KingfisherParsedOptionsInfo(options), progressBlock: nil)
     }
 
-    private func downloadImage(with url: URL, parsedOptions: KingfisherParsedOptionsInfo,
-                               progressBlock: DownloadProgressBlock?) async throws -> ImageLoadingResult {
+    private func downloadImage(
+        with url: URL, parsedOptions: KingfisherParsedOptionsInfo,
+        progressBlock: DownloadProgressBlock?
+    ) async throws -> ImageLoadingResult {
         var options = parsedOptions
         options.callbackQueue = .untouch
-        return try await withCancellableWork(start: { completion in
-            downloadImage(with: url, options: options, progressBlock: progressBlock, completionHandler: completion)
-        }, cancel: { $0.cancel() })
+        return try await withCancellableWork(
+            start: { completion in
+                downloadImage(with: url, options: options, progressBlock: progressBlock, completionHandler: completion)
+            }, cancel: { $0.cancel() })
     }
 
-    private func enqueue(_ request: URLRequest?, validators: HTTPValidators?, task: DownloadTask, options: KingfisherParsedOptionsInfo,
-                         progress: DownloadProgressBlock?,
-                         completion: @escaping @Sendable (Result<DownloadOperation.Outcome, KingfisherError>) -> Void) {
+    private func enqueue(
+        _ request: URLRequest?, validators: HTTPValidators?, task: DownloadTask, options: KingfisherParsedOptionsInfo,
+        progress: DownloadProgressBlock?,
+        completion: @escaping @Sendable (Result<DownloadOperation.Outcome, KingfisherError>) -> Void
+    ) {
         func fail(_ error: KingfisherError) { options.callbackQueue.execute { completion(.failure(error)) } }
         guard var request else { return fail(.requestError(reason: .emptyRequest)) }
         guard let url = request.url, DownloadFetch.isFollowable(url) else {
@@ -269,8 +293,9 @@ open class ImageDownloader: @unchecked Sendable {
         let (operation, isNew, raised) = registry.withLock { registry -> (DownloadOperation, Bool, Bool) in
             if let existing = registry.operations[key], let raised = existing.add(caller) { return (existing, false, raised) }
             registry.nextSequence += 1
-            let operation = DownloadOperation(request: request, url: url, validators: validators, priority: task.priority,
-                                              sequence: registry.nextSequence, downloader: self)
+            let operation = DownloadOperation(
+                request: request, url: url, validators: validators, priority: task.priority,
+                sequence: registry.nextSequence, downloader: self)
             _ = operation.add(caller)
             registry.operations[key] = operation
             return (operation, true, false)

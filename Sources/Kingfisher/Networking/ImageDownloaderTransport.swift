@@ -1,6 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Moves the bytes of HTTP exchanges for an ``ImageDownloader``. The downloader follows
@@ -20,8 +24,10 @@ public protocol ImageDownloaderTransport: Sendable {
     ///
     /// - Parameter acceptingUntrustedCertificates: Whether a self-signed or otherwise unverifiable
     ///   TLS certificate is accepted (the host is one of the downloader's `trustedHosts`).
-    func startExchange(_ request: URLRequest, acceptingUntrustedCertificates: Bool,
-                       receiver: any TransportExchangeReceiver) -> any TransportExchange
+    func startExchange(
+        _ request: URLRequest, acceptingUntrustedCertificates: Bool,
+        receiver: any TransportExchangeReceiver
+    ) -> any TransportExchange
 }
 
 /// A started exchange.
@@ -78,9 +84,10 @@ public struct TransportResponse: Sendable {
     /// Field names are ASCII and compared case-insensitively: a byte loop, not a locale-aware
     /// comparison (which costs microseconds per call).
     private static func sameFieldName(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { x, y in
-            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
-        }
+        a.utf8.count == b.utf8.count
+            && zip(a.utf8, b.utf8).allSatisfy { x, y in
+                x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
+            }
     }
 
     /// The same head as Foundation's `HTTPURLResponse` (repeated fields joined with ", ").

@@ -1,14 +1,23 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Progress or completion of an ``ImagePrefetcher`` created with URLs or resources: the
 /// skipped (already cached), failed and completed ones so far.
-public typealias PrefetcherProgressBlock = @Sendable (_ skippedResources: [any Resource], _ failedResources: [any Resource],
-                                                      _ completedResources: [any Resource]) -> Void
+public typealias PrefetcherProgressBlock =
+    @Sendable (
+        _ skippedResources: [any Resource], _ failedResources: [any Resource],
+        _ completedResources: [any Resource]
+    ) -> Void
 /// The same for a prefetcher created with URLs or resources, at the end.
 public typealias PrefetcherCompletionHandler = PrefetcherProgressBlock
 /// Progress of an ``ImagePrefetcher`` created with sources.
-public typealias PrefetcherSourceProgressBlock = @Sendable (_ skippedSources: [Source], _ failedSources: [Source],
-                                                            _ completedSources: [Source]) -> Void
+public typealias PrefetcherSourceProgressBlock =
+    @Sendable (
+        _ skippedSources: [Source], _ failedSources: [Source],
+        _ completedSources: [Source]
+    ) -> Void
 /// Completion of an ``ImagePrefetcher`` created with sources.
 public typealias PrefetcherSourceCompletionHandler = PrefetcherSourceProgressBlock
 
@@ -47,7 +56,11 @@ public final class ImagePrefetcher: Sendable {
     }
 
     /// How an item ended.
-    private enum Outcome { case skipped, failed(KingfisherError?), completed }
+    private enum Outcome {
+        case skipped
+        case failed(KingfisherError?)
+        case completed
+    }
 
     /// The items that ended so far, in order: sources, and for a prefetcher made from
     /// resources the resources they came from. Appended as items end, so handing a report to a
@@ -100,36 +113,46 @@ public final class ImagePrefetcher: Sendable {
     ///   - progressBlock: After each item, on `options.callbackQueue` (default
     ///     `.mainCurrentOrAsync`). Default `nil`.
     ///   - completionHandler: Once, when every item is done or the prefetch stopped. Default `nil`.
-    public convenience init(urls: [URL], options: KingfisherOptionsInfo? = nil,
-                            progressBlock: PrefetcherProgressBlock? = nil, completionHandler: PrefetcherCompletionHandler? = nil) {
+    public convenience init(
+        urls: [URL], options: KingfisherOptionsInfo? = nil,
+        progressBlock: PrefetcherProgressBlock? = nil, completionHandler: PrefetcherCompletionHandler? = nil
+    ) {
         self.init(resources: urls, options: options, progressBlock: progressBlock, completionHandler: completionHandler)
     }
 
     /// A prefetcher for `resources`; see the URL form.
-    public convenience init(resources: [any Resource], options: KingfisherOptionsInfo? = nil,
-                            progressBlock: PrefetcherProgressBlock? = nil, completionHandler: PrefetcherCompletionHandler? = nil) {
+    public convenience init(
+        resources: [any Resource], options: KingfisherOptionsInfo? = nil,
+        progressBlock: PrefetcherProgressBlock? = nil, completionHandler: PrefetcherCompletionHandler? = nil
+    ) {
         func adapt(_ block: PrefetcherProgressBlock?) -> (@Sendable (Outcomes) -> Void)? {
             guard let block else { return nil }
             return { block($0.skippedResources, $0.failedResources, $0.completedResources) }
         }
-        self.init(sources: resources.map { $0.convertToSource() }, resources: resources, options: options,
-                  progress: adapt(progressBlock), completion: adapt(completionHandler))
+        self.init(
+            sources: resources.map { $0.convertToSource() }, resources: resources, options: options,
+            progress: adapt(progressBlock), completion: adapt(completionHandler))
     }
 
     /// A prefetcher for `sources`; see the URL form.
-    public convenience init(sources: [Source], options: KingfisherOptionsInfo? = nil,
-                            progressBlock: PrefetcherSourceProgressBlock? = nil,
-                            completionHandler: PrefetcherSourceCompletionHandler? = nil) {
+    public convenience init(
+        sources: [Source], options: KingfisherOptionsInfo? = nil,
+        progressBlock: PrefetcherSourceProgressBlock? = nil,
+        completionHandler: PrefetcherSourceCompletionHandler? = nil
+    ) {
         func adapt(_ block: PrefetcherSourceProgressBlock?) -> (@Sendable (Outcomes) -> Void)? {
             guard let block else { return nil }
             return { block($0.skipped, $0.failed, $0.completed) }
         }
-        self.init(sources: sources, resources: nil, options: options, progress: adapt(progressBlock),
-                  completion: adapt(completionHandler))
+        self.init(
+            sources: sources, resources: nil, options: options, progress: adapt(progressBlock),
+            completion: adapt(completionHandler))
     }
 
-    private init(sources: [Source], resources: [any Resource]?, options: KingfisherOptionsInfo?,
-                 progress: (@Sendable (Outcomes) -> Void)?, completion: (@Sendable (Outcomes) -> Void)?) {
+    private init(
+        sources: [Source], resources: [any Resource]?, options: KingfisherOptionsInfo?,
+        progress: (@Sendable (Outcomes) -> Void)?, completion: (@Sendable (Outcomes) -> Void)?
+    ) {
         self.sources = sources
         self.resources = resources
         // As Kingfisher: the shared manager's default options, then these.
@@ -218,8 +241,9 @@ public final class ImagePrefetcher: Sendable {
             stale = cache.httpRecords.record(forKey: source.cacheKey, disk: cache.diskStorage)?.isFresh(at: Date()) != true
         }
         if !options.forceRefresh, !stale {
-            let cached = cache.imageCachedType(forKey: source.cacheKey, processorIdentifier: options.processor.identifier,
-                                               forcedExtension: options.forcedExtension)
+            let cached = cache.imageCachedType(
+                forKey: source.cacheKey, processorIdentifier: options.processor.identifier,
+                forcedExtension: options.forcedExtension)
             if cached == .memory || (cached == .disk && !options.alsoPrefetchToMemory) {
                 return itemEnded(index, as: .skipped)
             }
@@ -230,8 +254,10 @@ public final class ImagePrefetcher: Sendable {
                 }
             }
         }
-        let retrieval = manager.retrieve(source, options: options, progressBlock: nil, downloadTaskUpdated: nil,
-                                         targetCacheChecked: !options.forceRefresh && !stale) { result in
+        let retrieval = manager.retrieve(
+            source, options: options, progressBlock: nil, downloadTaskUpdated: nil,
+            targetCacheChecked: !options.forceRefresh && !stale
+        ) { result in
             switch result {
             case .success: self.itemEnded(index, as: .completed)
             case .failure(let error): self.itemEnded(index, as: .failed(error))
@@ -276,8 +302,9 @@ public final class ImagePrefetcher: Sendable {
     }
 
     private static func summary(_ outcomes: Outcomes) -> Summary {
-        Summary(skipped: outcomes.skipped, failed: outcomes.failed, completed: outcomes.completed,
-                failureReasons: outcomes.failureReasons)
+        Summary(
+            skipped: outcomes.skipped, failed: outcomes.failed, completed: outcomes.completed,
+            failureReasons: outcomes.failureReasons)
     }
 }
 

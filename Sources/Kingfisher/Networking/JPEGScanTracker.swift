@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Follows a JPEG's markers as its bytes arrive, to find where each scan (`SOS`) starts: the
@@ -28,7 +31,10 @@ package struct JPEGScanTracker: Sendable {
             let byte = bytes.bindMemory(to: UInt8.self)
             if offset == 0 {
                 guard byte.count >= 2 else { return }
-                guard byte[0] == 0xFF, byte[1] == 0xD8 else { gaveUp = true; return }
+                guard byte[0] == 0xFF, byte[1] == 0xD8 else {
+                    gaveUp = true
+                    return
+                }
                 offset = 2
             }
             while offset < byte.count, !gaveUp {
@@ -48,10 +54,19 @@ package struct JPEGScanTracker: Sendable {
     private mutating func nextMarker(in byte: UnsafeBufferPointer<UInt8>) -> Int? {
         var index = offset
         while index + 1 < byte.count {
-            if byte[index] != 0xFF { index += 1; continue }
+            if byte[index] != 0xFF {
+                index += 1
+                continue
+            }
             let next = byte[index + 1]
-            if next == 0x00 || (0xD0...0xD7).contains(next) { index += 2; continue }
-            if next == 0xFF { index += 1; continue }
+            if next == 0x00 || (0xD0...0xD7).contains(next) {
+                index += 2
+                continue
+            }
+            if next == 0xFF {
+                index += 1
+                continue
+            }
             return index
         }
         offset = index
@@ -61,17 +76,29 @@ package struct JPEGScanTracker: Sendable {
     /// Reads the marker segment at `offset`; `false` when its bytes have not all arrived.
     private mutating func readSegment(in byte: UnsafeBufferPointer<UInt8>) -> Bool {
         guard offset + 1 < byte.count else { return false }
-        guard byte[offset] == 0xFF else { gaveUp = true; return false }
+        guard byte[offset] == 0xFF else {
+            gaveUp = true
+            return false
+        }
         let marker = byte[offset + 1]
         switch marker {
-        case 0xFF: offset += 1; return true                      // fill byte
-        case 0xD8, 0x01, 0xD0...0xD7: offset += 2; return true   // no length
-        case 0xD9: gaveUp = true; return false                   // end of image
+        case 0xFF:
+            offset += 1
+            return true  // fill byte
+        case 0xD8, 0x01, 0xD0...0xD7:
+            offset += 2
+            return true  // no length
+        case 0xD9:
+            gaveUp = true
+            return false  // end of image
         default: break
         }
         guard offset + 3 < byte.count else { return false }
         let length = Int(byte[offset + 2]) << 8 | Int(byte[offset + 3])
-        guard length >= 2 else { gaveUp = true; return false }
+        guard length >= 2 else {
+            gaveUp = true
+            return false
+        }
         switch marker {
         case 0xC0, 0xC1, 0xC2:
             guard offset + 8 < byte.count else { return false }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Whether this machine has a way out: a default route (IPv4 or IPv6) through an interface
@@ -21,7 +24,8 @@ struct LinkState: Sendable {
     /// Interfaces carrying a default route that is up (`RTF_UP`), loopback excluded; `nil` when
     /// neither route table can be read.
     func defaultRouteInterfaces() -> Set<String>? {
-        let ipv4 = rows(of: "proc/net/route"), ipv6 = rows(of: "proc/net/ipv6_route")
+        let ipv4 = rows(of: "proc/net/route")
+        let ipv6 = rows(of: "proc/net/ipv6_route")
         guard ipv4 != nil || ipv6 != nil else { return nil }
         var interfaces: Set<String> = []
         // Iface Destination Gateway Flags ...: hexadecimal, destination 0 for the default.

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Timing and size of one download, as Kingfisher's `NetworkMetrics`.
@@ -29,8 +32,10 @@ public struct NetworkMetrics: Sendable {
     /// How many redirects were followed.
     public let redirectCount: Int
 
-    init(retrieveImageDuration: TimeInterval?, totalRequestDuration: TimeInterval, timeToFirstByte: TimeInterval,
-         requestBodyBytesSent: Int64, responseBodyBytesReceived: Int64, httpStatusCode: Int?, redirectCount: Int) {
+    init(
+        retrieveImageDuration: TimeInterval?, totalRequestDuration: TimeInterval, timeToFirstByte: TimeInterval,
+        requestBodyBytesSent: Int64, responseBodyBytesReceived: Int64, httpStatusCode: Int?, redirectCount: Int
+    ) {
         self.retrieveImageDuration = retrieveImageDuration
         self.totalRequestDuration = totalRequestDuration
         self.timeToFirstByte = timeToFirstByte

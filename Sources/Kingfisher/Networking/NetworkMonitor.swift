@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Whether the network is reachable, and a wait for it to come back: what
@@ -77,7 +80,10 @@ private final class LinkObserver: NetworkObserver {
 
     private func end() -> Bool {
         let (first, timer) = state.withLock { state -> (Bool, RepeatingTimer?) in
-            defer { state.finished = true; state.timer = nil }
+            defer {
+                state.finished = true
+                state.timer = nil
+            }
             return (!state.finished, state.timer)
         }
         withExtendedLifetime(timer) {}

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// The hosts that bypass a proxy, in the syntax of the `NO_PROXY` environment variable as curl
@@ -26,7 +29,10 @@ struct NoProxyList: Sendable, Hashable {
         var all = false
         for item in text.split(separator: ",") {
             let item = item.trimmingCharacters(in: .whitespaces)
-            if item == "*" { all = true; continue }
+            if item == "*" {
+                all = true
+                continue
+            }
             if let entry = Self.entry(item) { entries.append(entry) }
         }
         self.entries = entries
@@ -35,7 +41,8 @@ struct NoProxyList: Sendable, Hashable {
 
     /// `host[:port]`, `.domain`, `[v6]:port` or a bare IPv6 literal (which has colons of its own).
     private static func entry(_ item: String) -> Entry? {
-        var host = Substring(item), port: Int?
+        var host = Substring(item)
+        var port: Int?
         if host.hasPrefix("[") {
             guard let close = host.firstIndex(of: "]") else { return nil }
             let rest = host[host.index(after: close)...]

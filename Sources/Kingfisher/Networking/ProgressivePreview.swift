@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Decodes the complete scans of a progressive JPEG received so far into a preview.
@@ -8,8 +11,10 @@ package enum ProgressivePreview {
     /// than six scans were seen when `isBlur` (Kingfisher's radius, scaled), and given the scale
     /// that keeps the final image's point size.
     /// `nil` when the bytes do not decode.
-    package static func image(of prefix: Data, scanCount: Int, width: Int, height: Int, isBlur: Bool,
-                              options: ImageCreatingOptions) -> KFCrossPlatformImage? {
+    package static func image(
+        of prefix: Data, scanCount: Int, width: Int, height: Int, isBlur: Bool,
+        options: ImageCreatingOptions
+    ) -> KFCrossPlatformImage? {
         let longest = max(width, height)
         guard longest > 0 else { return nil }
         var data = prefix

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Turns one download's scans into previews for its callers that asked for them, one decode at a
@@ -71,8 +74,10 @@ final class ProgressivePreviewer: Sendable {
                 return
             }
             let options = callers[0].options
-            if let preview = ProgressivePreview.image(of: scans.prefix, scanCount: scans.count, width: scans.width, height: scans.height,
-                                                      isBlur: settings.isBlur, options: options.imageCreatingOptions) {
+            if let preview = ProgressivePreview.image(
+                of: scans.prefix, scanCount: scans.count, width: scans.width, height: scans.height,
+                isBlur: settings.isBlur, options: options.imageCreatingOptions)
+            {
                 deliver(preview, to: self.callers())
                 state.withLock { $0.lastDelivery = .now }
             }
@@ -93,7 +98,8 @@ final class ProgressivePreviewer: Sendable {
     private func deliver(_ preview: KFCrossPlatformImage, to callers: [DownloadOperation.Caller]) {
         for caller in callers {
             guard let progressive = caller.options.progressiveJPEG,
-                  let processed = caller.options.processor.process(item: .image(preview), options: caller.options) else { continue }
+                let processed = caller.options.processor.process(item: .image(preview), options: caller.options)
+            else { continue }
             let image = Self.keepingPointSize(of: preview, in: processed)
             if let setter = caller.options.progressiveImageSetter {
                 setter(image)

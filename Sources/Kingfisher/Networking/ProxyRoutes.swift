@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import AsyncHTTPClient
 import Foundation
 
@@ -16,7 +19,8 @@ struct ProxyServer: Sendable, Hashable {
     init(parsing text: String, source: String) throws(AsyncHTTPClientTransport.ConfigurationError) {
         let withScheme = text.contains("://") ? text : "http://" + text
         guard let components = URLComponents(string: withScheme), let host = components.host, !host.isEmpty,
-              components.path.isEmpty || components.path == "/" else {
+            components.path.isEmpty || components.path == "/"
+        else {
             throw .init("\(source) '\(text)' is not a proxy URL: use http://[user:password@]host[:port]")
         }
         guard components.scheme?.lowercased() == "http" else {
@@ -83,7 +87,8 @@ struct ProxyRoutes: Sendable {
     func proxy(for url: URL) throws(AsyncHTTPClientTransport.ConfigurationError) -> ProxyServer? {
         let isHTTPS = url.scheme?.lowercased() == "https"
         guard let route = isHTTPS ? https : http,
-              !bypass.matches(host: url.host ?? "", port: url.port ?? (isHTTPS ? 443 : 80)) else { return nil }
+            !bypass.matches(host: url.host ?? "", port: url.port ?? (isHTTPS ? 443 : 80))
+        else { return nil }
         return try route.get()
     }
 }

@@ -1,6 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Changes a download request before it is sent, asynchronously, as Kingfisher's
@@ -66,12 +70,16 @@ public struct AnyRedirectHandler: ImageDownloadRedirectHandler {
     /// argument, as Kingfisher's. `handle` should call it once: later calls are ignored (where
     /// Kingfisher traps), and a handler that never calls it leaves the download to its
     /// ``ImageDownloader/maxDownloadDuration``.
-    public init(handle: @escaping @Sendable (DownloadTask?, HTTPURLResponse, URLRequest, @escaping @Sendable (URLRequest?) -> Void) -> Void) {
+    public init(handle: @escaping @Sendable (DownloadTask?, HTTPURLResponse, URLRequest, @escaping @Sendable (URLRequest?) -> Void) -> Void)
+    {
         block = { task, response, newRequest in
             await withCheckedContinuation { continuation in
                 let pending = Locked<CheckedContinuation<URLRequest?, Never>?>(continuation)
                 handle(task, response, newRequest) { request in
-                    pending.withLock { waiting in defer { waiting = nil }; return waiting }?.resume(returning: request)
+                    pending.withLock { waiting in
+                        defer { waiting = nil }
+                        return waiting
+                    }?.resume(returning: request)
                 }
             }
         }

@@ -1,6 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The partial bodies of broken downloads, kept in memory so that the next download of the same
@@ -54,8 +58,10 @@ final class ResumableDataStore: Sendable {
         let validator: String?
         switch head.statusCode {
         case 200 where head.value(forHTTPHeaderField: "Accept-Ranges")?.lowercased().contains("bytes") == true:
-            validator = HTTPValidators(entityTag: head.value(forHTTPHeaderField: "ETag"),
-                                       lastModified: head.value(forHTTPHeaderField: "Last-Modified"))?.rangeValidator
+            validator =
+                HTTPValidators(
+                    entityTag: head.value(forHTTPHeaderField: "ETag"),
+                    lastModified: head.value(forHTTPHeaderField: "Last-Modified"))?.rangeValidator
         case 206:
             validator = resumedValidator
         default:
@@ -101,7 +107,8 @@ final class ResumableDataStore: Sendable {
     /// kept bytes end.
     static func continues(_ entry: Entry, with response: TransportResponse) -> Bool {
         guard response.statusCode == 206, let range = response.value(forHTTPHeaderField: "Content-Range"),
-              range.hasPrefix("bytes ") else { return false }
+            range.hasPrefix("bytes ")
+        else { return false }
         let start = range.dropFirst(6).prefix { $0 != "-" }
         return Int(start) == entry.data.count
     }

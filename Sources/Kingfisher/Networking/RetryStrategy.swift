@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// What a failed load knows when deciding on a retry, as Kingfisher's: thread-safe, and
@@ -90,7 +93,8 @@ public struct DelayRetryStrategy: RetryStrategy {
 
     public func retry(context: RetryContext, retryHandler: @escaping @Sendable (RetryDecision) -> Void) {
         guard context.retriedCount < maxRetryCount, !context.error.isCancellation,
-              case .responseError = context.error, !context.error.isDownloadLimit else {
+            case .responseError = context.error, !context.error.isDownloadLimit
+        else {
             return retryHandler(.stop)
         }
         let interval = retryInterval.timeInterval(for: context.retriedCount)

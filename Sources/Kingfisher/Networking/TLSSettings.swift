@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import NIOSSL
 
@@ -13,8 +16,10 @@ struct TLSSettings: Sendable {
     /// Nothing beyond the system's roots.
     static let system = TLSSettings(additionalRoots: [], clientChain: [], clientKey: nil, pins: [:])
 
-    private init(additionalRoots: [NIOSSLCertificate], clientChain: [NIOSSLCertificate], clientKey: NIOSSLPrivateKey?,
-                 pins: [String: Set<String>]) {
+    private init(
+        additionalRoots: [NIOSSLCertificate], clientChain: [NIOSSLCertificate], clientKey: NIOSSLPrivateKey?,
+        pins: [String: Set<String>]
+    ) {
         self.additionalRoots = additionalRoots
         self.clientChain = clientChain
         self.clientKey = clientKey
@@ -22,9 +27,10 @@ struct TLSSettings: Sendable {
     }
 
     init(_ configuration: AsyncHTTPClientTransport.Configuration) throws(AsyncHTTPClientTransport.ConfigurationError) {
-        additionalRoots = try configuration.additionalCertificateAuthoritiesFile.map { path throws(AsyncHTTPClientTransport.ConfigurationError) in
-            try Self.certificates(in: path, role: "CA file")
-        } ?? []
+        additionalRoots =
+            try configuration.additionalCertificateAuthoritiesFile.map { path throws(AsyncHTTPClientTransport.ConfigurationError) in
+                try Self.certificates(in: path, role: "CA file")
+            } ?? []
         if let client = configuration.clientCertificate {
             clientChain = try Self.certificates(in: client.certificateChainFile, role: "client certificate file")
             let key = try Self.privateKey(in: client.privateKeyFile)
@@ -67,7 +73,9 @@ struct TLSSettings: Sendable {
         return Array(data)
     }
 
-    private static func certificates(in path: String, role: String) throws(AsyncHTTPClientTransport.ConfigurationError) -> [NIOSSLCertificate] {
+    private static func certificates(
+        in path: String, role: String
+    ) throws(AsyncHTTPClientTransport.ConfigurationError) -> [NIOSSLCertificate] {
         let bytes = try contents(of: path, role: role)
         guard let certificates = try? NIOSSLCertificate.fromPEMBytes(bytes), !certificates.isEmpty else {
             throw .init("the \(role) \(path) holds no PEM certificate")
@@ -85,8 +93,10 @@ struct TLSSettings: Sendable {
 
     /// BoringSSL refuses a key that does not match the certificate when a context is made with
     /// both, which is the check; the context itself is dropped.
-    private static func check(_ key: NIOSSLPrivateKey, at keyPath: String, belongsTo chain: [NIOSSLCertificate],
-                              at chainPath: String) throws(AsyncHTTPClientTransport.ConfigurationError) {
+    private static func check(
+        _ key: NIOSSLPrivateKey, at keyPath: String, belongsTo chain: [NIOSSLCertificate],
+        at chainPath: String
+    ) throws(AsyncHTTPClientTransport.ConfigurationError) {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateChain = chain.map { .certificate($0) }
         tls.privateKey = .privateKey(key)

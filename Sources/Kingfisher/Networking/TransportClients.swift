@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -55,8 +58,9 @@ final class TransportClients: Sendable {
     }
 
     private func configuration(for key: Key) -> HTTPClient.Configuration {
-        var configuration = HTTPClient.Configuration(tlsConfiguration: tls.clientConfiguration(verifyingChain: key.check == .verified),
-                                                     redirectConfiguration: .disallow)
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls.clientConfiguration(verifyingChain: key.check == .verified),
+            redirectConfiguration: .disallow)
         configuration.proxy = key.proxy?.asyncHTTPClientProxy
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
         // AsyncHTTPClient retries a failing connection until this timeout, then reports the

@@ -1,11 +1,15 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Turns the transport's errors (NIO's, AsyncHTTPClient's, BoringSSL's) into the `URLError`s
@@ -15,8 +19,10 @@ enum TransportErrorText {
     /// The `URLError` for `error` on a request to `url` sent through `proxy` (`nil`: directly);
     /// errors it does not recognise are returned as they are. `certificateProblem` says why a
     /// refused chain (``isRefusedChain(_:)``) was refused, when known.
-    static func urlError(for error: any Error, url: URL, proxy: ProxyServer? = nil,
-                         certificateProblem: CertificateProblem? = nil) -> any Error {
+    static func urlError(
+        for error: any Error, url: URL, proxy: ProxyServer? = nil,
+        certificateProblem: CertificateProblem? = nil
+    ) -> any Error {
         let host = url.host ?? "?"
         let endpoint = "\(host):\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
         // Connections go to the proxy, which connects to the server itself.
@@ -45,7 +51,9 @@ enum TransportErrorText {
             case .remoteConnectionClosed: return made(.networkConnectionLost, "\(endpoint) closed the connection")
             case .invalidProxyResponse: return made(.cannotConnectToHost, "\(peer) refused to open a tunnel to \(endpoint)")
             case .proxyAuthenticationRequired:
-                return made(.userAuthenticationRequired, "\(peer) requires authentication (407)\(proxy?.user == nil ? "" : ": it refused the credentials")")
+                return made(
+                    .userAuthenticationRequired,
+                    "\(peer) requires authentication (407)\(proxy?.user == nil ? "" : ": it refused the credentials")")
             case .httpProxyHandshakeTimeout: return made(.timedOut, "\(peer) did not open a tunnel to \(endpoint) in time")
             default: return error
             }
@@ -108,17 +116,20 @@ enum TransportErrorText {
     /// A `206` to a resumption whose range does not start where the kept bytes end.
     static func misplacedRange(_ response: TransportResponse, expectedStart: Int) -> URLError {
         let range = response.value(forHTTPHeaderField: "Content-Range") ?? "no Content-Range"
-        return URLError(.badServerResponse, userInfo: [
-            NSLocalizedDescriptionKey: "the server resumed the body with '\(range)', not from byte \(expectedStart)",
-            NSURLErrorFailingURLErrorKey: response.url,
-        ])
+        return URLError(
+            .badServerResponse,
+            userInfo: [
+                NSLocalizedDescriptionKey: "the server resumed the body with '\(range)', not from byte \(expectedStart)",
+                NSURLErrorFailingURLErrorKey: response.url,
+            ])
     }
 
     /// The description of a download's underlying error: a `URLError`'s own text and URL when
     /// it has one, otherwise the error as Swift prints it.
     static func describe(_ error: any Error) -> String {
         guard let urlError = error as? URLError,
-              let text = urlError.userInfo[NSLocalizedDescriptionKey] as? String else { return "\(error)" }
+            let text = urlError.userInfo[NSLocalizedDescriptionKey] as? String
+        else { return "\(error)" }
         let url = (urlError.userInfo[NSURLErrorFailingURLErrorKey] as? URL)?.absoluteString
         return url.map { "\($0): \(text)" } ?? text
     }

@@ -1,7 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes files so that readers see either the old file or the complete new one, never a part,
@@ -42,7 +45,8 @@ package enum AtomicFile {
     package static func write(_ data: Data, to url: URL, dates: Dates? = nil) throws(Failure) {
         let directory = url.deletingLastPathComponent().path
         // A prefix of the final name keeps the temporary name within NAME_MAX.
-        let temporary = "\(directory)/.\(url.lastPathComponent.prefix(180)).\(getpid()).\(UInt32.random(in: .min ... .max))\(temporarySuffix)"
+        let temporary =
+            "\(directory)/.\(url.lastPathComponent.prefix(180)).\(getpid()).\(UInt32.random(in: .min ... .max))\(temporarySuffix)"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .write(posixError()) }
         var closed = false

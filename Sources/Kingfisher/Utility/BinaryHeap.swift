@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// A binary heap whose `pop` returns the least element by `<` (so `<` means "goes first"):
 /// O(log n) push and pop. Generic over `Comparable` so that comparisons inline.
 struct BinaryHeap<Element: Comparable> {
@@ -23,7 +26,8 @@ struct BinaryHeap<Element: Comparable> {
         let top = elements.removeLast()
         var parent = 0
         while true {
-            let left = 2 * parent + 1, right = left + 1
+            let left = 2 * parent + 1
+            let right = left + 1
             var first = parent
             if left < elements.count && elements[left] < elements[first] { first = left }
             if right < elements.count && elements[right] < elements[first] { first = right }

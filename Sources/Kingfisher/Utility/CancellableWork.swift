@@ -1,3 +1,5 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
 /// Awaits callback-based work that returns a handle to cancel it: cancelling the calling task
 /// cancels the work (also when it is cancelled while the work is being started). The work's

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// A callback held for a target without retaining it, as Kingfisher's `Delegate`: the block
@@ -107,5 +110,5 @@ public protocol OptionalProtocol {
 
 extension Optional: OptionalProtocol {
     /// `nil`.
-    public static var _createNil: Optional<Wrapped> { nil }
+    public static var _createNil: Wrapped? { nil }
 }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Dispatch
 
 /// A task executor with threads of its own, for the asynchronous code that a download or a
@@ -14,8 +17,9 @@ final class OffPoolExecutor: TaskExecutor {
     /// The one executor every such task shares.
     static let shared = OffPoolExecutor()
 
-    private let queue = DispatchQueue(label: "com.onevcat.Kingfisher.OffPoolExecutor", qos: .userInitiated,
-                                      attributes: .concurrent)
+    private let queue = DispatchQueue(
+        label: "com.onevcat.Kingfisher.OffPoolExecutor", qos: .userInitiated,
+        attributes: .concurrent)
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CDeflate
 import Foundation
 
@@ -9,7 +12,9 @@ struct APNGAnimation {
 
     /// How a frame's region is left before the next frame is drawn.
     enum Disposal: UInt8 {
-        case none = 0, background = 1, previous = 2
+        case none = 0
+        case background = 1
+        case previous = 2
     }
 
     struct Frame {
@@ -45,7 +50,9 @@ struct APNGAnimation {
 
     /// Reads the frame table, checking each frame's region against the canvas and the limits.
     init(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits) throws {
-        var header: Range<Int>?, playCount = 0, declaredFrames = 0
+        var header: Range<Int>?
+        var playCount = 0
+        var declaredFrames = 0
         var frames: [Frame] = []
         var shared: [(type: [UInt8], body: Range<Int>)] = []
         var failure: ImageCodingError?
@@ -70,9 +77,11 @@ struct APNGAnimation {
                     failure = .tooManyFrames(format: Self.format, frameCount: frames.count + 1, limit: limits.maxFrameCount)
                     return false
                 }
-                frames.append(Frame(x: u32(12), y: u32(16), width: u32(4), height: u32(8),
-                                    duration: FrameDelay.duration(seconds: Double(u16(20)) / Double(denominator == 0 ? 100 : denominator)),
-                                    disposal: disposal, blendsOver: bytes[body.lowerBound + 25] == 1))
+                frames.append(
+                    Frame(
+                        x: u32(12), y: u32(16), width: u32(4), height: u32(8),
+                        duration: FrameDelay.duration(seconds: Double(u16(20)) / Double(denominator == 0 ? 100 : denominator)),
+                        disposal: disposal, blendsOver: bytes[body.lowerBound + 25] == 1))
             case "IDAT":
                 // The default image is the first frame only when a frame control precedes it.
                 if !frames.isEmpty, frames.count == 1 { frames[0].data.append(body) }
@@ -95,9 +104,13 @@ struct APNGAnimation {
         }
         for (index, frame) in playable.enumerated() {
             guard frame.width > 0, frame.height > 0, frame.x >= 0, frame.y >= 0,
-                  frame.x + frame.width <= width, frame.y + frame.height <= height else {
+                frame.x + frame.width <= width, frame.y + frame.height <= height
+            else {
                 throw ImageCodingError.corruptedData(
-                    format: Self.format, detail: "frame \(index) (\(frame.width)x\(frame.height) at \(frame.x),\(frame.y)) lies outside the \(width)x\(height) canvas")
+                    format: Self.format,
+                    detail:
+                        "frame \(index) (\(frame.width)x\(frame.height) at \(frame.x),\(frame.y)) lies outside the \(width)x\(height) canvas"
+                )
             }
         }
         self.playCount = playCount
@@ -132,8 +145,10 @@ struct APNGAnimation {
             png += typed
             png += withUnsafeBytes(of: typed.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }.bigEndian, Array.init)
         }
-        chunk(Array("IHDR".utf8), withUnsafeBytes(of: UInt32(frame.width).bigEndian, Array.init)
-              + withUnsafeBytes(of: UInt32(frame.height).bigEndian, Array.init) + headerTail)
+        chunk(
+            Array("IHDR".utf8),
+            withUnsafeBytes(of: UInt32(frame.width).bigEndian, Array.init)
+                + withUnsafeBytes(of: UInt32(frame.height).bigEndian, Array.init) + headerTail)
         for shared in sharedChunks { chunk(shared.type, Array(UnsafeRawBufferPointer(rebasing: bytes[shared.body]))) }
         chunk(Array("IDAT".utf8), frame.data.flatMap { Array(UnsafeRawBufferPointer(rebasing: bytes[$0])) })
         chunk(Array("IEND".utf8), [])

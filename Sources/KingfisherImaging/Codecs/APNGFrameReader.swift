@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Reads an APNG's frames in order: each frame is decoded as a stand-alone PNG (libspng and
@@ -47,8 +50,10 @@ final class APNGFrameReader: AnimationFrameReader {
                     if frame.blendsOver {
                         for column in 0..<frame.width {
                             let d = destination + column * 4
-                            Compositing.store(Compositing.composite(Compositing.load(from + column * 4), Compositing.load(d),
-                                                                    mode: .normal, alpha: 1), to: d)
+                            Compositing.store(
+                                Compositing.composite(
+                                    Compositing.load(from + column * 4), Compositing.load(d),
+                                    mode: .normal, alpha: 1), to: d)
                         }
                     } else {
                         destination.update(from: from, count: frame.width * 4)
@@ -65,7 +70,9 @@ final class APNGFrameReader: AnimationFrameReader {
             for row in frame.y..<(frame.y + frame.height) {
                 let start = (row * width + frame.x) * 4
                 if let saved {
-                    saved.withUnsafeBufferPointer { canvas.baseAddress!.advanced(by: start).update(from: $0.baseAddress! + start, count: frame.width * 4) }
+                    saved.withUnsafeBufferPointer {
+                        canvas.baseAddress!.advanced(by: start).update(from: $0.baseAddress! + start, count: frame.width * 4)
+                    }
                 } else {
                     canvas.baseAddress!.advanced(by: start).update(repeating: 0, count: frame.width * 4)
                 }

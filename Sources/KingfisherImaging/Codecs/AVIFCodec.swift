@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CAvif
 import Foundation
 
@@ -15,8 +18,10 @@ enum AVIFCodec {
     /// size limit, so that AV1 data declaring a larger frame than its container is refused.
     private static let hasDav1d = avifCodecName(AVIF_CODEC_CHOICE_DAV1D, avifCodecFlags(AVIF_CODEC_FLAG_CAN_DECODE.rawValue)) != nil
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
-                       target decodingTarget: DecodingTarget?) throws -> DecodedImage {
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
+        target decodingTarget: DecodingTarget?
+    ) throws -> DecodedImage {
         guard let decoder = avifDecoderCreate() else { throw corrupted("libavif could not start") }
         defer { avifDecoderDestroy(decoder) }
         if hasDav1d { decoder.pointee.codecChoice = AVIF_CODEC_CHOICE_DAV1D }
@@ -26,8 +31,9 @@ enum AVIFCodec {
         // Metadata is not read: EXIF orientation does not apply to HEIF images.
         decoder.pointee.ignoreExif = AVIF_TRUE
         decoder.pointee.ignoreXMP = AVIF_TRUE
-        try check(avifDecoderSetIOMemory(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count),
-                  decoder, bytes)
+        try check(
+            avifDecoderSetIOMemory(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count),
+            decoder, bytes)
         try check(avifDecoderParse(decoder), decoder, bytes)
         let limits = DecodingLimits(options, format: format)
         guard let header = decoder.pointee.image else { throw corrupted("libavif returned no image") }
@@ -36,11 +42,13 @@ enum AVIFCodec {
         decoder.pointee.imageSizeLimit = UInt32(min(limits.maxPixelCount, libraryPixelLimit))
         try check(avifDecoderNextImage(decoder), decoder, bytes)
         guard let image = decoder.pointee.image else { throw corrupted("libavif returned no image") }
-        let width = Int(image.pointee.width), height = Int(image.pointee.height)
+        let width = Int(image.pointee.width)
+        let height = Int(image.pointee.height)
         try limits.check(width: width, height: height)
 
         let orientation = transform(of: image.pointee).orientation
-        let target = decodingTarget?.fit(storedWidth: width, height: height, orientation: orientation)
+        let target =
+            decodingTarget?.fit(storedWidth: width, height: height, orientation: orientation)
             ?? (width: width, height: height)
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, image)
@@ -53,10 +61,12 @@ enum AVIFCodec {
             conversion = avifImageYUVToRGB(image, &rgb)
         }
         guard conversion == AVIF_RESULT_OK else { throw corrupted(String(cString: avifResultToString(conversion))) }
-        var decoded = DecodedImage(width: width, height: height, frames: [ImageFrame(pixels: pixels)],
-                                   hasAlpha: image.pointee.alphaPlane != nil)
+        var decoded = DecodedImage(
+            width: width, height: height, frames: [ImageFrame(pixels: pixels)],
+            hasAlpha: image.pointee.alphaPlane != nil)
         let icc = image.pointee.icc
-        decoded.colorSpace = icc.size > 0 && icc.data != nil
+        decoded.colorSpace =
+            icc.size > 0 && icc.data != nil
             ? .icc(Data(bytes: icc.data, count: icc.size))
             : .fromCICP(primaries: Int(image.pointee.colorPrimaries), transfer: Int(image.pointee.transferCharacteristics))
         decoded.resample(to: target.width, target.height)
@@ -83,8 +93,10 @@ enum AVIFCodec {
         .corruptedData(format: format, detail: detail)
     }
 
-    private static func check(_ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>,
-                              _ bytes: UnsafeRawBufferPointer) throws {
+    private static func check(
+        _ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>,
+        _ bytes: UnsafeRawBufferPointer
+    ) throws {
         guard result != AVIF_RESULT_OK else { return }
         if result == AVIF_RESULT_TRUNCATED_DATA || BMFFBox.isTruncated(bytes) {
             throw ImageCodingError.truncatedData(format: format)

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CAvif
 import Foundation
 
@@ -26,8 +29,10 @@ enum AVIFEncoder {
         // The pixels are sRGB: the nclx box says so, as avifenc writes for PNG input.
         avif.pointee.colorPrimaries = avifColorPrimaries(AVIF_COLOR_PRIMARIES_BT709)
         avif.pointee.transferCharacteristics = avifTransferCharacteristics(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
-        avif.pointee.matrixCoefficients = avifMatrixCoefficients(lossless ? AVIF_MATRIX_COEFFICIENTS_IDENTITY
-                                                                          : AVIF_MATRIX_COEFFICIENTS_BT601)
+        avif.pointee.matrixCoefficients = avifMatrixCoefficients(
+            lossless
+                ? AVIF_MATRIX_COEFFICIENTS_IDENTITY
+                : AVIF_MATRIX_COEFFICIENTS_BT601)
         avif.pointee.yuvRange = AVIF_RANGE_FULL
 
         var rgb = avifRGBImage()
@@ -47,8 +52,10 @@ enum AVIFEncoder {
         defer { avifEncoderDestroy(encoder) }
         encoder.pointee.maxThreads = Int32(min(ProcessInfo.processInfo.activeProcessorCount, 8))
         encoder.pointee.speed = speed
-        let quantizer = lossless ? Int32(AVIF_QUANTIZER_LOSSLESS)
-                                 : Int32(((1 - clamped) * CGFloat(AVIF_QUANTIZER_WORST_QUALITY)).rounded())
+        let quantizer =
+            lossless
+            ? Int32(AVIF_QUANTIZER_LOSSLESS)
+            : Int32(((1 - clamped) * CGFloat(AVIF_QUANTIZER_WORST_QUALITY)).rounded())
         encoder.pointee.minQuantizer = quantizer
         encoder.pointee.maxQuantizer = quantizer
         encoder.pointee.minQuantizerAlpha = quantizer

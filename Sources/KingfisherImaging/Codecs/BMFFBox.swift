@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// One ISO-BMFF box (ISO/IEC 14496-12 4.2) in a byte buffer. HEIF, AVIF and JPEG XL's container
 /// are sequences of boxes; the decoders read a few of them directly for what their libraries do
 /// not say (whether the data was cut short, the canvas of a HEIF grid).
@@ -21,7 +24,8 @@ struct BMFFBox {
         var boxes: [BMFFBox] = []
         var position = range.lowerBound
         while let size32 = integer(bytes, at: position, size: 4, within: range),
-              let type = integer(bytes, at: position + 4, size: 4, within: range) {
+            let type = integer(bytes, at: position + 4, size: 4, within: range)
+        {
             var header = 8
             var size = size32
             if size32 == 1 {
@@ -34,8 +38,10 @@ struct BMFFBox {
             guard size >= header else { break }
             let (end, overflow) = position.addingReportingOverflow(size)
             if overflow { break }
-            boxes.append(BMFFBox(type: UInt32(type), contents: (position + header)..<min(end, range.upperBound),
-                                 declaredEnd: end))
+            boxes.append(
+                BMFFBox(
+                    type: UInt32(type), contents: (position + header)..<min(end, range.upperBound),
+                    declaredEnd: end))
             if end >= range.upperBound { break }
             position = end
         }

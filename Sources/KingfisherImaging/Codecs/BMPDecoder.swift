@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// BMP (Windows bitmap): every DIB header from BITMAPCOREHEADER to V5, 1/2/4/8-bit palettes,
@@ -26,17 +29,20 @@ enum BMPDecoder {
         var image: DecodedImage
         switch header.compression {
         case .jpeg, .png:
-            return try EmbeddedImage.decode(UnsafeRawBufferPointer(rebasing: dib[pixelOffset...]),
-                                            as: header.compression == .png ? .PNG : .JPEG, in: format,
-                                            options: options, target: target)
+            return try EmbeddedImage.decode(
+                UnsafeRawBufferPointer(rebasing: dib[pixelOffset...]),
+                as: header.compression == .png ? .PNG : .JPEG, in: format,
+                options: options, target: target)
         case .rle4, .rle8:
             let limits = DecodingLimits(options, format: format)
             try limits.check(width: header.width, height: header.height)
-            image = try BMPRunLengthDecoder.decode(UnsafeRawBufferPointer(rebasing: dib[pixelOffset...]), header: header,
-                                                   palette: header.palette(dib, format: format) ?? [], format: format)
+            image = try BMPRunLengthDecoder.decode(
+                UnsafeRawBufferPointer(rebasing: dib[pixelOffset...]), header: header,
+                palette: header.palette(dib, format: format) ?? [], format: format)
         case .none, .bitFields:
-            image = try decodeUncompressed(dib, header: header, pixelOffset: pixelOffset,
-                                           limits: DecodingLimits(options, format: format))
+            image = try decodeUncompressed(
+                dib, header: header, pixelOffset: pixelOffset,
+                limits: DecodingLimits(options, format: format))
         }
         image.colorSpace = header.colorSpace
         if let size = target?.fit(width: image.width, height: image.height) {
@@ -53,9 +59,13 @@ enum BMPDecoder {
     /// Decodes uncompressed (or bit-field) pixels stored at `pixelOffset` of `dib`; an ICO entry's
     /// bitmap comes here too, with `header.height` already halved. The last row's padding may be
     /// missing, as some writers leave it out.
-    static func decodeUncompressed(_ dib: UnsafeRawBufferPointer, header: BMPHeader, pixelOffset: Int,
-                                   limits: DecodingLimits) throws -> DecodedImage {
-        let width = header.width, height = header.height, bits = header.bitsPerPixel
+    static func decodeUncompressed(
+        _ dib: UnsafeRawBufferPointer, header: BMPHeader, pixelOffset: Int,
+        limits: DecodingLimits
+    ) throws -> DecodedImage {
+        let width = header.width
+        let height = header.height
+        let bits = header.bitsPerPixel
         try limits.check(width: width, height: height)
         let stride = rowStride(width: width, bitsPerPixel: bits)
         let needed = stride * (height - 1) + (width * bits + 7) / 8
@@ -76,20 +86,24 @@ enum BMPDecoder {
                 }
             }
         }
-        return DecodedImage(width: width, height: height, frames: [ImageFrame(pixels: pixels)],
-                            hasAlpha: palette == nil && header.masks.alpha != 0)
+        return DecodedImage(
+            width: width, height: height, frames: [ImageFrame(pixels: pixels)],
+            hasAlpha: palette == nil && header.masks.alpha != 0)
     }
 
     /// Indices of 1, 2, 4 or 8 bits, packed from each byte's high bits, through a 256-entry RGBA palette.
-    private static func paletteRow(_ src: UnsafeRawPointer, bits: Int, width: Int, palette: UnsafeRawBufferPointer,
-                                   into dst: UnsafeMutableRawPointer) {
+    private static func paletteRow(
+        _ src: UnsafeRawPointer, bits: Int, width: Int, palette: UnsafeRawBufferPointer,
+        into dst: UnsafeMutableRawPointer
+    ) {
         let bytes = src.assumingMemoryBound(to: UInt8.self)
         let indexMask = (1 << bits) - 1
         for x in 0..<width {
             let bit = x * bits
             let index = bits == 8 ? Int(bytes[x]) : Int(bytes[bit >> 3]) >> (8 - bits - (bit & 7)) & indexMask
-            dst.storeBytes(of: palette.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self),
-                           toByteOffset: x * 4, as: UInt32.self)
+            dst.storeBytes(
+                of: palette.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self),
+                toByteOffset: x * 4, as: UInt32.self)
         }
     }
 
@@ -109,7 +123,9 @@ enum BMPDecoder {
 
         init(_ masks: BMPHeader.Masks, bitsPerPixel: Int, format: ImageFileFormat) throws {
             bytesPerPixel = bitsPerPixel / 8
-            var shifts = SIMD4<UInt32>(), maxValues = SIMD4<UInt32>(), offsets = SIMD4<UInt32>()
+            var shifts = SIMD4<UInt32>()
+            var maxValues = SIMD4<UInt32>()
+            var offsets = SIMD4<UInt32>()
             var tables: [UInt8] = []
             for (channel, mask) in [masks.red, masks.green, masks.blue, masks.alpha].enumerated() {
                 offsets[channel] = UInt32(tables.count)
@@ -118,7 +134,8 @@ enum BMPDecoder {
                     tables.append(channel == 3 ? 255 : 0)
                     continue
                 }
-                let shift = mask.trailingZeroBitCount, width = 32 - mask.leadingZeroBitCount - shift
+                let shift = mask.trailingZeroBitCount
+                let width = 32 - mask.leadingZeroBitCount - shift
                 guard mask.nonzeroBitCount == width else {
                     throw ImageCodingError.corruptedData(
                         format: format, detail: "the bit mask 0x\(String(mask, radix: 16)) is not contiguous")
@@ -137,7 +154,8 @@ enum BMPDecoder {
                 (0..<bitsPerPixel / 8).first { mask == 0xFF << ($0 * 8) }
             }
             if let red = byteOf(masks.red), let green = byteOf(masks.green), let blue = byteOf(masks.blue),
-               masks.alpha == 0 || byteOf(masks.alpha) != nil {
+                masks.alpha == 0 || byteOf(masks.alpha) != nil
+            {
                 bytes = (red, green, blue, byteOf(masks.alpha))
             } else {
                 bytes = nil
@@ -149,8 +167,11 @@ enum BMPDecoder {
             let out = dst.assumingMemoryBound(to: UInt8.self)
             if let (red, green, blue, alpha) = self.bytes {
                 for x in 0..<width {
-                    let p = bytes + x * bytesPerPixel, o = out + x * 4
-                    o[0] = p[red]; o[1] = p[green]; o[2] = p[blue]
+                    let p = bytes + x * bytesPerPixel
+                    let o = out + x * 4
+                    o[0] = p[red]
+                    o[1] = p[green]
+                    o[2] = p[blue]
                     o[3] = alpha.map { p[$0] } ?? 255
                 }
                 return

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// The DIB header of a Windows bitmap: what follows a BMP file's 14-byte file header, and what
@@ -98,7 +101,7 @@ struct BMPHeader {
 
         switch (compression, bitsPerPixel) {
         case (.none, 1), (.none, 2), (.none, 4), (.none, 8), (.none, 16), (.none, 24), (.none, 32),
-             (.rle8, 8), (.rle4, 4), (.bitFields, 16), (.bitFields, 24), (.bitFields, 32), (.jpeg, _), (.png, _):
+            (.rle8, 8), (.rle4, 4), (.bitFields, 16), (.bitFields, 24), (.bitFields, 32), (.jpeg, _), (.png, _):
             break
         default:
             throw corrupted("\(bitsPerPixel) bits per pixel with \(compression) compression")
@@ -136,7 +139,8 @@ struct BMPHeader {
 
         var colorSpace = SourceColorSpace.sRGB
         if size >= 124, u32(56) == Self.profileEmbedded {
-            let offset = Int(u32(112)), length = Int(u32(116))
+            let offset = Int(u32(112))
+            let length = Int(u32(116))
             if length > 0, offset >= size, offset <= dib.count, length <= dib.count - offset {
                 colorSpace = .icc(Data(dib[offset..<offset + length]))
             }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// BI_RLE8 and BI_RLE4 pixel data: runs of one index (two alternating ones in RLE4), absolute
 /// runs padded to 16 bits, and the escapes end of line, end of bitmap and delta (skip right and
 /// up). Pixels the data never reaches stay transparent, as browsers show them; runs past the
@@ -7,9 +10,12 @@ enum BMPRunLengthDecoder {
     /// entries). Data that ends before the last row, without an end-of-bitmap escape, is
     /// truncated: a first pass over the codes, writing nothing, finds that out before the canvas
     /// (which a few bytes of codes can declare large) is allocated.
-    static func decode(_ data: UnsafeRawBufferPointer, header: BMPHeader, palette: [UInt8],
-                       format: ImageFileFormat) throws -> DecodedImage {
-        let width = header.width, height = header.height
+    static func decode(
+        _ data: UnsafeRawBufferPointer, header: BMPHeader, palette: [UInt8],
+        format: ImageFileFormat
+    ) throws -> DecodedImage {
+        let width = header.width
+        let height = header.height
         let fourBit = header.compression == .rle4
         guard walk(data, fourBit: fourBit, width: width, height: height, put: { _, _, _ in }) else {
             throw ImageCodingError.truncatedData(format: format)
@@ -32,15 +38,20 @@ enum BMPRunLengthDecoder {
     /// Runs the codes, calling `put(x, y, index)` once for each pixel they set within the
     /// bitmap (`y` counts rows in stored order). Returns whether the bitmap is complete: an
     /// end-of-bitmap escape, or every row reached before the data ends.
-    private static func walk(_ data: UnsafeRawBufferPointer, fourBit: Bool, width: Int, height: Int,
-                             put: (Int, Int, UInt8) -> Void) -> Bool {
-        var x = 0, y = 0, position = 0
+    private static func walk(
+        _ data: UnsafeRawBufferPointer, fourBit: Bool, width: Int, height: Int,
+        put: (Int, Int, UInt8) -> Void
+    ) -> Bool {
+        var x = 0
+        var y = 0
+        var position = 0
         /// The index of the `i`th pixel of a run whose byte (RLE4: two nibbles) is `byte`.
         func index(_ byte: UInt8, _ i: Int) -> UInt8 {
             fourBit ? (i & 1 == 0 ? byte >> 4 : byte & 0x0F) : byte
         }
         while y < height, position + 2 <= data.count {
-            let count = Int(data[position]), value = data[position + 1]
+            let count = Int(data[position])
+            let value = data[position + 1]
             position += 2
             if count > 0 {
                 let kept = min(count, width - min(x, width))

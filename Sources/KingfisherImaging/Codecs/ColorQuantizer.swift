@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// Reduces RGBA8 pixels to an indexed palette of at most 256 entries, for GIF.
 ///
 /// Images with few colours keep them exactly (a decoded GIF re-encodes to the same pixels).
@@ -71,7 +74,8 @@ struct ColorQuantizer {
     private static func channel(_ bin: Int, _ c: Int) -> Int { (bin >> (10 - 5 * c)) & 31 }
 
     private static func makeBox(_ bins: [Int], counts: [Int]) -> Box {
-        var low = [31, 31, 31], high = [0, 0, 0]
+        var low = [31, 31, 31]
+        var high = [0, 0, 0]
         var population = 0
         for bin in bins {
             population += counts[bin]
@@ -104,8 +108,9 @@ struct ColorQuantizer {
         }
         var boxes = [Self.makeBox((0..<binCount).filter { counts[$0] > 0 }, counts: counts)]
         while boxes.count < capacity {
-            guard let pick = boxes.indices.filter({ boxes[$0].bins.count > 1 })
-                .max(by: { boxes[$0].population * (boxes[$0].range + 1) < boxes[$1].population * (boxes[$1].range + 1) })
+            guard
+                let pick = boxes.indices.filter({ boxes[$0].bins.count > 1 })
+                    .max(by: { boxes[$0].population * (boxes[$0].range + 1) < boxes[$1].population * (boxes[$1].range + 1) })
             else { break }
             let box = boxes[pick]
             let c = box.widestChannel
@@ -114,7 +119,10 @@ struct ColorQuantizer {
             var cut = 1
             for (i, bin) in sorted.enumerated() {
                 running += counts[bin]
-                if running * 2 >= box.population { cut = min(max(i + 1, 1), sorted.count - 1); break }
+                if running * 2 >= box.population {
+                    cut = min(max(i + 1, 1), sorted.count - 1)
+                    break
+                }
             }
             boxes[pick] = Self.makeBox(Array(sorted[..<cut]), counts: counts)
             boxes.append(Self.makeBox(Array(sorted[cut...]), counts: counts))

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// What a format decoder hands back: upright frames of RGBA8 pixels plus what the container said.
@@ -19,7 +22,8 @@ struct DecodedImage {
     mutating func applyOrientation(_ orientation: ImageOrientation) {
         self.orientation = orientation
         guard orientation != .up else { return }
-        var newWidth = width, newHeight = height
+        var newWidth = width
+        var newHeight = height
         frames = frames.map { frame in
             let upright = orientation.apply(to: frame.pixels, width: width, height: height)
             newWidth = upright.width
@@ -35,8 +39,9 @@ struct DecodedImage {
         guard newWidth != width || newHeight != height else { return }
         frames = frames.map { frame in
             ImageFrame(
-                pixels: Resampler.resize(frame.pixels, width: width, height: height,
-                                         to: newWidth, newHeight, hasAlpha: hasAlpha),
+                pixels: Resampler.resize(
+                    frame.pixels, width: width, height: height,
+                    to: newWidth, newHeight, hasAlpha: hasAlpha),
                 duration: frame.duration)
         }
         width = newWidth

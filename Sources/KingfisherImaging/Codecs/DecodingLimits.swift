@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// The limits a decoder checks a file against: pixels per frame and frames from the header,
@@ -35,8 +38,9 @@ struct DecodingLimits {
             throw ImageCodingError.corruptedData(format: format, detail: "the header declares a size of \(width)x\(height)")
         }
         guard let total = PixelArea.total(width: width, height: height, frames: 1), total <= maxPixelCount else {
-            throw ImageCodingError.tooManyPixels(format: format, width: width, height: height,
-                                                 frameCount: 1, limit: maxPixelCount)
+            throw ImageCodingError.tooManyPixels(
+                format: format, width: width, height: height,
+                frameCount: 1, limit: maxPixelCount)
         }
     }
 

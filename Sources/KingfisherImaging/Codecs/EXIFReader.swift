@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// Reads the orientation tag from EXIF (TIFF-structured) metadata, with every offset checked
 /// against the buffer: EXIF arrives from the network and is as untrusted as the pixels.
 enum EXIFReader {
@@ -18,7 +21,8 @@ enum EXIFReader {
         }
         func u16(_ at: Int) -> Int? {
             guard at >= 0, at + 2 <= data.count else { return nil }
-            let a = Int(data[at]), b = Int(data[at + 1])
+            let a = Int(data[at])
+            let b = Int(data[at + 1])
             return littleEndian ? a | b << 8 : a << 8 | b
         }
         func u32(_ at: Int) -> Int? {

@@ -1,9 +1,14 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// A whole PNG or JPEG file stored inside another format (an ICO's PNG entry, a BMP's BI_PNG or
 /// BI_JPEG pixel data), decoded by its own codec. Its errors are told in the container's name,
 /// so that whoever decodes an ICO hears about the ICO.
 enum EmbeddedImage {
-    static func decode(_ bytes: UnsafeRawBufferPointer, as format: ImageFileFormat, in container: ImageFileFormat,
-                       options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, as format: ImageFileFormat, in container: ImageFileFormat,
+        options: ImageCreatingOptions, target: DecodingTarget?
+    ) throws -> DecodedImage {
         guard !bytes.isEmpty else { throw ImageCodingError.truncatedData(format: container) }
         do {
             switch format {
@@ -18,8 +23,9 @@ enum EmbeddedImage {
             case .corruptedData(let inner, let detail) where inner != container:
                 throw ImageCodingError.corruptedData(format: container, detail: "the embedded \(inner) image: \(detail)")
             case .tooManyPixels(_, let width, let height, let frameCount, let limit):
-                throw ImageCodingError.tooManyPixels(format: container, width: width, height: height,
-                                                     frameCount: frameCount, limit: limit)
+                throw ImageCodingError.tooManyPixels(
+                    format: container, width: width, height: height,
+                    frameCount: frameCount, limit: limit)
             default:
                 throw error
             }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CGif
 import Foundation
 
@@ -17,7 +20,8 @@ enum GIFDecoder {
         return try OnDemandAnimation.decodedImage(
             canvasWidth: scan.width, canvasHeight: scan.height, durations: durations, loopCount: scan.loopCount,
             hasAlpha: scan.hasAlpha, orientation: .up, target: target, preloadAll: options.preloadAll,
-            limits: limits) { try GIFFrameReader(data: data, limits: limits) }
+            limits: limits
+        ) { try GIFFrameReader(data: data, limits: limits) }
     }
 }
 
@@ -49,24 +53,27 @@ final class GIFFrameReader: AnimationFrameReader {
     private var loopCount = 1
     private var hasAlpha = false
 
-    private static let noControl = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0,
-                                                        TransparentColor: NO_TRANSPARENT_COLOR)
+    private static let noControl = GraphicsControlBlock(
+        DisposalMode: 0, UserInputFlag: false, DelayTime: 0,
+        TransparentColor: NO_TRANSPARENT_COLOR)
 
     init(data: Data, limits: DecodingLimits) throws {
         self.limits = limits
         self.data = data
         canvas = CompositingCanvas(width: 0, height: 0)
         var openError: Int32 = 0
-        let opened = DGifOpen(Unmanaged.passUnretained(self).toOpaque(), { file, buffer, length in
-            guard let file, let buffer, length > 0, let user = file.pointee.UserData else { return 0 }
-            let reader = Unmanaged<GIFFrameReader>.fromOpaque(user).takeUnretainedValue()
-            let n = min(Int(length), reader.data.count - reader.offset)
-            guard n > 0 else { return 0 }
-            let start = reader.data.startIndex + reader.offset
-            reader.data.copyBytes(to: buffer, from: start..<(start + n))
-            reader.offset += n
-            return Int32(n)
-        }, &openError)
+        let opened = DGifOpen(
+            Unmanaged.passUnretained(self).toOpaque(),
+            { file, buffer, length in
+                guard let file, let buffer, length > 0, let user = file.pointee.UserData else { return 0 }
+                let reader = Unmanaged<GIFFrameReader>.fromOpaque(user).takeUnretainedValue()
+                let n = min(Int(length), reader.data.count - reader.offset)
+                guard n > 0 else { return 0 }
+                let start = reader.data.startIndex + reader.offset
+                reader.data.copyBytes(to: buffer, from: start..<(start + n))
+                reader.offset += n
+                return Int32(n)
+            }, &openError)
         // Every stored property is set by now, so a throw from here on runs deinit.
         guard let opened else { throw Self.error(openError) }
         gif = opened
@@ -180,8 +187,10 @@ final class GIFFrameReader: AnimationFrameReader {
             }
             pendingDisposal = nil
         }
-        let width = Int(desc.Width), height = Int(desc.Height)
-        let left = Int(desc.Left), top = Int(desc.Top)
+        let width = Int(desc.Width)
+        let height = Int(desc.Height)
+        let left = Int(desc.Left)
+        let top = Int(desc.Top)
         var line = [GifPixelType](repeating: 0, count: width)
         // Interlaced frames store rows in four passes: every 8th from 0, every 8th from 4,
         // every 4th from 2, every 2nd from 1.
@@ -254,7 +263,8 @@ struct CompositingCanvas {
     /// Draws one row of palette indices at (x, y), clipped to the canvas, skipping `transparent`.
     mutating func drawRow(_ indices: [UInt8], palette: [UInt32], transparent: Int, x: Int, y: Int) {
         guard y >= 0, y < height, x < width else { return }
-        let first = max(0, -x), last = min(indices.count, width - x)
+        let first = max(0, -x)
+        let last = min(indices.count, width - x)
         guard first < last else { return }
         let rowStart = y * width + x
         pixels.withUnsafeMutableBytes { raw in
@@ -268,8 +278,10 @@ struct CompositingCanvas {
 
     /// Clears a rectangle, clipped to the canvas, to transparent.
     mutating func clear(x: Int, y: Int, width w: Int, height h: Int) {
-        let x0 = max(0, x), x1 = min(width, x + w)
-        let y0 = max(0, y), y1 = min(height, y + h)
+        let x0 = max(0, x)
+        let x1 = min(width, x + w)
+        let y0 = max(0, y)
+        let y1 = min(height, y + h)
         guard x0 < x1, y0 < y1 else { return }
         pixels.withUnsafeMutableBytes { raw in
             for row in y0..<y1 {

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CGif
 import Foundation
 
@@ -23,16 +26,19 @@ enum GIFEncoder {
         }
         let sink = ByteSink()
         var openError: Int32 = 0
-        let opened = EGifOpen(Unmanaged.passUnretained(sink).toOpaque(), { file, bytes, length in
-            guard let file, let bytes, let user = file.pointee.UserData else { return 0 }
-            Unmanaged<ByteSink>.fromOpaque(user).takeUnretainedValue().data.append(bytes, count: Int(length))
-            return length
-        }, &openError)
+        let opened = EGifOpen(
+            Unmanaged.passUnretained(sink).toOpaque(),
+            { file, bytes, length in
+                guard let file, let bytes, let user = file.pointee.UserData else { return 0 }
+                Unmanaged<ByteSink>.fromOpaque(user).takeUnretainedValue().data.append(bytes, count: Int(length))
+                return length
+            }, &openError)
         guard let gif = opened else { throw failure(openError) }
         var closed = false
         defer { if !closed { EGifCloseFile(gif, nil) } }
         EGifSetGifVersion(gif, true)
-        let width = Int32(image.pixelWidth), height = Int32(image.pixelHeight)
+        let width = Int32(image.pixelWidth)
+        let height = Int32(image.pixelHeight)
         guard EGifPutScreenDesc(gif, width, height, 8, 0, nil) == GIF_OK else { throw failure(gif.pointee.Error) }
         if image.isAnimated && image.loopCount != 1 {
             try writeLoopExtension(gif, loopCount: image.loopCount, failure: failure)
@@ -78,9 +84,10 @@ enum GIFEncoder {
         let count = UInt16(clamping: loopCount)
         let loop: [UInt8] = [1, UInt8(count & 0xFF), UInt8(count >> 8)]
         guard EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_OK,
-              EGifPutExtensionBlock(gif, Int32(identifier.count), identifier) == GIF_OK,
-              EGifPutExtensionBlock(gif, Int32(loop.count), loop) == GIF_OK,
-              EGifPutExtensionTrailer(gif) == GIF_OK else {
+            EGifPutExtensionBlock(gif, Int32(identifier.count), identifier) == GIF_OK,
+            EGifPutExtensionBlock(gif, Int32(loop.count), loop) == GIF_OK,
+            EGifPutExtensionTrailer(gif) == GIF_OK
+        else {
             throw failure(gif.pointee.Error)
         }
     }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CHeif
 import Foundation
 
@@ -17,8 +20,10 @@ enum HEIFCodec {
         heif_init(nil).code == heif_error_Ok
     }()
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
-                       target decodingTarget: DecodingTarget?) throws -> DecodedImage {
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
+        target decodingTarget: DecodingTarget?
+    ) throws -> DecodedImage {
         guard libraryInitialised, let context = heif_context_alloc() else { throw corrupted("libheif could not start") }
         defer { heif_context_free(context) }
         let limits = DecodingLimits(options, format: format)
@@ -31,7 +36,8 @@ enum HEIFCodec {
         guard let primary = primaryHandle else { throw corrupted("no primary image") }
         defer { heif_image_handle_release(primary) }
 
-        let width = Int(heif_image_handle_get_width(primary)), height = Int(heif_image_handle_get_height(primary))
+        let width = Int(heif_image_handle_get_width(primary))
+        let height = Int(heif_image_handle_get_height(primary))
         try checkSizes(of: primary, item: primaryID, width: width, height: height, limits: limits, bytes: bytes)
         var target = (width: width, height: height)
         var thumbnail: OpaquePointer?
@@ -87,14 +93,17 @@ enum HEIFCodec {
         guard count > 0 else { return nil }
         var ids = [heif_item_id](repeating: 0, count: count)
         let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(primary, &ids, Int32(count)))
-        let width = Int(heif_image_handle_get_width(primary)), height = Int(heif_image_handle_get_height(primary))
+        let width = Int(heif_image_handle_get_width(primary))
+        let height = Int(heif_image_handle_get_height(primary))
         let hasAlpha = heif_image_handle_has_alpha_channel(primary) != 0
         var best: (handle: OpaquePointer, area: Int)?
         for id in ids.prefix(max(0, min(listed, count))) {
             var handle: OpaquePointer?
             guard heif_image_handle_get_thumbnail(primary, id, &handle).code == heif_error_Ok, let handle else { continue }
-            let w = Int(heif_image_handle_get_width(handle)), h = Int(heif_image_handle_get_height(handle))
-            let fits = w >= target.width && h >= target.height && w <= width && h <= height
+            let w = Int(heif_image_handle_get_width(handle))
+            let h = Int(heif_image_handle_get_height(handle))
+            let fits =
+                w >= target.width && h >= target.height && w <= width && h <= height
                 // Same shape as the primary image, to the pixel: w / h == width / height.
                 && abs(w * height - h * width) <= max(width, height)
                 && (heif_image_handle_has_alpha_channel(handle) != 0) == hasAlpha
@@ -111,26 +120,32 @@ enum HEIFCodec {
 
     /// Decodes `handle` to upright, straight-alpha RGBA8. Deeper samples are asked for as 16-bit
     /// and rounded here: libheif's own reduction to 8 bits truncates the YCbCr planes.
-    private static func decodePixels(_ handle: OpaquePointer, limits: DecodingLimits, bytes: UnsafeRawBufferPointer) throws -> DecodedImage {
+    private static func decodePixels(_ handle: OpaquePointer, limits: DecodingLimits, bytes: UnsafeRawBufferPointer) throws -> DecodedImage
+    {
         let deep = heif_image_handle_get_luma_bits_per_pixel(handle) > 8
         guard let options = heif_decoding_options_alloc() else { throw corrupted("libheif could not start") }
         defer { heif_decoding_options_free(options) }
         var decoded: OpaquePointer?
-        try check(heif_decode_image(handle, &decoded, heif_colorspace_RGB,
-                                    deep ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RGBA, options), bytes)
+        try check(
+            heif_decode_image(
+                handle, &decoded, heif_colorspace_RGB,
+                deep ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RGBA, options), bytes)
         guard let decoded else { throw corrupted("libheif returned no image") }
         defer { heif_image_release(decoded) }
-        let width = Int(heif_image_get_primary_width(decoded)), height = Int(heif_image_get_primary_height(decoded))
+        let width = Int(heif_image_get_primary_width(decoded))
+        let height = Int(heif_image_get_primary_height(decoded))
         try limits.check(width: width, height: height)
         var stride: Int32 = 0
         let bytesPerPixel = deep ? 8 : 4
         guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
-              Int(stride) >= width * bytesPerPixel else { throw corrupted("libheif returned no interleaved plane") }
+            Int(stride) >= width * bytesPerPixel
+        else { throw corrupted("libheif returned no interleaved plane") }
         let bits = deep ? Int(heif_image_get_bits_per_pixel_range(decoded, heif_channel_interleaved)) : 8
         guard (8...16).contains(bits) else { throw corrupted("\(bits)-bit samples") }
         var pixels = PixelBuffer.make(count: width * height * 4) { out in
             for y in 0..<height {
-                let row = plane + y * Int(stride), destination = out + y * width * 4
+                let row = plane + y * Int(stride)
+                let destination = out + y * width * 4
                 if deep {
                     reduce(UnsafeRawPointer(row), bits: bits, count: width * 4, into: destination)
                 } else {
@@ -167,8 +182,9 @@ enum HEIFCodec {
             var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
             guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else { return .sRGB }
             defer { heif_nclx_color_profile_free(nclx) }
-            return .fromCICP(primaries: Int(nclx.pointee.color_primaries.rawValue),
-                             transfer: Int(nclx.pointee.transfer_characteristics.rawValue))
+            return .fromCICP(
+                primaries: Int(nclx.pointee.color_primaries.rawValue),
+                transfer: Int(nclx.pointee.transfer_characteristics.rawValue))
         default:
             return .sRGB
         }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// The canvas of a HEIF item derived from other images: an image grid or an overlay
 /// (ISO/IEC 23008-12 6.6.2.3, 6.6.2.2). libheif 1.15 allocates that canvas at the size the item's
 /// own data declares, which nothing checks against the `ispe` size the handle reports: a file of a
@@ -23,7 +26,8 @@ enum HEIFDerivedImage {
         let boxes = meta.children(in: bytes, skip: 4)
         func box(_ type: StaticString) -> BMFFBox? { boxes.first { $0.type == BMFFBox.fourCC(type) } }
         guard let iinf = box("iinf"), let kind = itemType(item, iinf: iinf, bytes),
-              kind == BMFFBox.fourCC("grid") || kind == BMFFBox.fourCC("iovl") else { return .none }
+            kind == BMFFBox.fourCC("grid") || kind == BMFFBox.fourCC("iovl")
+        else { return .none }
         guard let iloc = box("iloc"), let data = itemData(item, iloc: iloc, idat: box("idat"), bytes) else { return .unreadable }
         // grid: version, flags, rows - 1, columns - 1; iovl: version, flags, four 16-bit fill values.
         // Then the output width and height, 32-bit when flags bit 0 is set, else 16-bit.
@@ -42,15 +46,18 @@ enum HEIFDerivedImage {
         // FullBox header, then the entry count (16 bits in version 0, else 32); no entries, no children.
         let countSize = version == 0 ? 2 : 4
         guard let count = BMFFBox.integer(bytes, at: range.lowerBound + 4, size: countSize, within: range),
-              count > 0 else { return nil }
+            count > 0
+        else { return nil }
         var type: UInt32?
         for infe in iinf.children(in: bytes, skip: 4 + countSize) where infe.type == BMFFBox.fourCC("infe") {
             let range = infe.contents
             guard let infeVersion = BMFFBox.integer(bytes, at: range.lowerBound, size: 1, within: range),
-                  infeVersion >= 2 else { continue }
+                infeVersion >= 2
+            else { continue }
             let idSize = infeVersion == 2 ? 2 : 4
             guard let id = BMFFBox.integer(bytes, at: range.lowerBound + 4, size: idSize, within: range),
-                  id == Int(item) else { continue }
+                id == Int(item)
+            else { continue }
             // After the ID: a 16-bit protection index, then the four-character item type.
             type = BMFFBox.integer(bytes, at: range.lowerBound + 4 + idSize + 2, size: 4, within: range).map(UInt32.init)
         }
@@ -83,11 +90,13 @@ enum HEIFDerivedImage {
                 method = field & 15
             }
             guard read(2) != nil, let base = read(baseOffsetSize, optional: true), let extentCount = read(2),
-                  extentCount <= 32 else { return nil }
+                extentCount <= 32
+            else { return nil }
             var extents: [(offset: Int, length: Int)] = []
             for _ in 0..<extentCount {
                 guard read(indexSize, optional: true) != nil, let offset = read(offsetSize, optional: true),
-                      let length = read(lengthSize, optional: true) else { return nil }
+                    let length = read(lengthSize, optional: true)
+                else { return nil }
                 extents.append((offset, length))
             }
             guard id == Int(item) else { continue }

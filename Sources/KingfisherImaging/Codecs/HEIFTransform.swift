@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// HEIF's transformative item properties `irot` and `imir` (ISO/IEC 23008-12 6.5.10, 6.5.12),
 /// which HEIF and AVIF files use instead of EXIF orientation: a reader shows the stored pixels
 /// turned anticlockwise by `irot`, then mirrored by `imir`.

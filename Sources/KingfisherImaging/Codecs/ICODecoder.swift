@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// ICO (Windows icon, ICONDIR type 1): decodes one entry of the directory, the one with the
@@ -34,7 +37,8 @@ enum ICODecoder {
         }
         var chosen = largest
         if let size = target?.fit(width: largest.width, height: largest.height) {
-            chosen = entries.filter { $0.width >= size.width && $0.height >= size.height }
+            chosen =
+                entries.filter { $0.width >= size.width && $0.height >= size.height }
                 .min { ($0.pixelCount, -$0.bitDepth) < ($1.pixelCount, -$1.bitDepth) } ?? largest
         }
         let data = UnsafeRawBufferPointer(rebasing: bytes[chosen.offset..<chosen.offset + chosen.size])
@@ -54,7 +58,8 @@ enum ICODecoder {
     /// The directory's entries, each checked to lie within the data after the directory.
     static func directory(_ bytes: UnsafeRawBufferPointer) throws -> [Entry] {
         guard let reserved = bytes.littleEndian(UInt16.self, at: 0), let type = bytes.littleEndian(UInt16.self, at: 2),
-              let count = bytes.littleEndian(UInt16.self, at: 4) else { throw ImageCodingError.truncatedData(format: format) }
+            let count = bytes.littleEndian(UInt16.self, at: 4)
+        else { throw ImageCodingError.truncatedData(format: format) }
         guard reserved == 0, type == 1 else { throw corrupted("the directory is not an icon directory (type \(type))") }
         guard count > 0 else { throw corrupted("the directory lists no images") }
         let directoryEnd = directoryHeaderSize + Int(count) * entrySize
@@ -72,8 +77,9 @@ enum ICODecoder {
             guard size <= bytes.count - offset else { throw ImageCodingError.truncatedData(format: format) }
             // A depth of 0 with a colour count is a palette's; with neither, assume full colour.
             let depth = bitCount != 0 ? bitCount : colorCount != 0 ? Int.bitWidth - (colorCount - 1).leadingZeroBitCount : 32
-            return Entry(width: bytes[at] == 0 ? 256 : Int(bytes[at]), height: bytes[at + 1] == 0 ? 256 : Int(bytes[at + 1]),
-                         bitDepth: depth, offset: offset, size: size)
+            return Entry(
+                width: bytes[at] == 0 ? 256 : Int(bytes[at]), height: bytes[at + 1] == 0 ? 256 : Int(bytes[at + 1]),
+                bitDepth: depth, offset: offset, size: size)
         }
     }
 
@@ -90,7 +96,8 @@ enum ICODecoder {
         let pixelOffset = header.defaultPixelOffset
         var image = try BMPDecoder.decodeUncompressed(dib, header: header, pixelOffset: pixelOffset, limits: limits)
         var pixels = image.frames[0].pixels
-        let width = header.width, height = header.height
+        let width = header.width
+        let height = header.height
         let hasOwnAlpha = image.hasAlpha && stride(from: 3, to: pixels.count, by: 4).contains { pixels[$0] != 0 }
         let maskOffset = pixelOffset + BMPDecoder.rowStride(width: width, bitsPerPixel: header.bitsPerPixel) * height
         let maskStride = BMPDecoder.rowStride(width: width, bitsPerPixel: 1)

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Picks the decoder from the data's magic bytes and turns its output into a ``KingfisherImage``.
@@ -46,9 +49,10 @@ package enum ImageDecoder {
         }
         let frames: any AnimationFrames
         if let onDemand = decoded.onDemand {
-            frames = FramesDecodedOnDemand(onDemand, encodedByteCount: data.count,
-                                           frameByteCount: decoded.width * decoded.height * PixelBuffer.bytesPerPixel,
-                                           maxHeldByteCount: options.maxDecodedByteCount)
+            frames = FramesDecodedOnDemand(
+                onDemand, encodedByteCount: data.count,
+                frameByteCount: decoded.width * decoded.height * PixelBuffer.bytesPerPixel,
+                maxHeldByteCount: options.maxDecodedByteCount)
         } else {
             frames = StoredFrames(frames: decoded.frames)
         }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CTurboJPEG
 import Foundation
 
@@ -10,14 +13,19 @@ enum JPEGCodec {
 
     /// Decodes `bytes`. With a target, decodes straight to the smallest DCT scale (1/8 … 1)
     /// that still covers it, then resamples exactly to it: no full-size buffer.
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
-                       target decodingTarget: DecodingTarget?) throws -> DecodedImage {
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
+        target decodingTarget: DecodingTarget?
+    ) throws -> DecodedImage {
         guard let handle = tjInitDecompress() else {
             throw ImageCodingError.corruptedData(format: format, detail: "TurboJPEG could not start")
         }
         defer { tjDestroy(handle) }
         let source = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
         if tjDecompressHeader3(handle, source, UInt(bytes.count), &width, &height, &subsampling, &colorspace) != 0 {
             throw decodingError(handle, bytes: bytes)
         }
@@ -25,30 +33,35 @@ enum JPEGCodec {
         try limits.check(width: Int(width), height: Int(height))
 
         let metadata = JPEGMetadata(jpeg: bytes, maxEXIFByteCount: limits.maxEXIFByteCount)
-        let target = decodingTarget?.fit(storedWidth: Int(width), height: Int(height), orientation: metadata.orientation)
+        let target =
+            decodingTarget?.fit(storedWidth: Int(width), height: Int(height), orientation: metadata.orientation)
             ?? (width: Int(width), height: Int(height))
         let factor = scalingFactor(width: Int(width), height: Int(height), covering: target)
-        let scaledWidth = scaled(Int(width), by: factor), scaledHeight = scaled(Int(height), by: factor)
+        let scaledWidth = scaled(Int(width), by: factor)
+        let scaledHeight = scaled(Int(height), by: factor)
 
         let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
         let pixelFormat = isCMYK ? TJPF_CMYK : TJPF_RGBA
         let flags = TJFLAG_LIMITSCANS
         var failure: ImageCodingError?
         let pixels = PixelBuffer.make(count: scaledWidth * scaledHeight * 4) { out in
-            let status = tjDecompress2(handle, source, UInt(bytes.count), out, Int32(scaledWidth), 0,
-                                       Int32(scaledHeight), Int32(pixelFormat.rawValue), flags)
+            let status = tjDecompress2(
+                handle, source, UInt(bytes.count), out, Int32(scaledWidth), 0,
+                Int32(scaledHeight), Int32(pixelFormat.rawValue), flags)
             if status != 0, let error = acceptableWarningOrError(handle, bytes: bytes) {
                 failure = error
                 return
             }
             if isCMYK {
-                convertCMYKToRGBA(out, count: scaledWidth * scaledHeight, inverted: metadata.hasAdobeMarker,
-                                  profile: metadata.iccProfile)
+                convertCMYKToRGBA(
+                    out, count: scaledWidth * scaledHeight, inverted: metadata.hasAdobeMarker,
+                    profile: metadata.iccProfile)
             }
         }
         if let failure { throw failure }
-        var image = DecodedImage(width: scaledWidth, height: scaledHeight,
-                                 frames: [ImageFrame(pixels: pixels)], hasAlpha: false)
+        var image = DecodedImage(
+            width: scaledWidth, height: scaledHeight,
+            frames: [ImageFrame(pixels: pixels)], hasAlpha: false)
         // A CMYK image's profile has been used already: its pixels are sRGB now.
         if !isCMYK, let profile = metadata.iccProfile { image.colorSpace = .icc(profile) }
         image.resample(to: target.width, target.height)
@@ -105,8 +118,16 @@ enum JPEGCodec {
         }
         for i in 0..<count {
             let o = p + i * 4
-            var c = Int(o[0]), m = Int(o[1]), y = Int(o[2]), k = Int(o[3])
-            if !inverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+            var c = Int(o[0])
+            var m = Int(o[1])
+            var y = Int(o[2])
+            var k = Int(o[3])
+            if !inverted {
+                c = 255 - c
+                m = 255 - m
+                y = 255 - y
+                k = 255 - k
+            }
             // With inverted values, each colour is (1 - C)(1 - K) = c * k / 255.
             o[0] = UInt8((c * k + 127) / 255)
             o[1] = UInt8((m * k + 127) / 255)
@@ -136,9 +157,10 @@ enum JPEGCodec {
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         let status = pixels.withUnsafeBufferPointer { src in
-            tjCompress2(handle, src.baseAddress, Int32(image.pixelWidth), 0, Int32(image.pixelHeight),
-                        Int32(TJPF_RGBX.rawValue), &output, &size, Int32(subsampling.rawValue), max(q, 1),
-                        progressive ? TJFLAG_PROGRESSIVE : 0)
+            tjCompress2(
+                handle, src.baseAddress, Int32(image.pixelWidth), 0, Int32(image.pixelHeight),
+                Int32(TJPF_RGBX.rawValue), &output, &size, Int32(subsampling.rawValue), max(q, 1),
+                progressive ? TJFLAG_PROGRESSIVE : 0)
         }
         defer { if let output { tjFree(output) } }
         guard status == 0, let output else {

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// What the marker segments of a JPEG before its first scan say about how to read it.
@@ -24,11 +27,18 @@ struct JPEGMetadata {
         while pos + 4 <= bytes.count {
             guard bytes[pos] == 0xFF else { return }
             let marker = bytes[pos + 1]
-            if marker == 0xFF { pos += 1; continue }
-            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { pos += 2; continue }
+            if marker == 0xFF {
+                pos += 1
+                continue
+            }
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) {
+                pos += 2
+                continue
+            }
             if marker == 0xDA || marker == 0xD9 { return }
             let length = Int(bytes[pos + 2]) << 8 | Int(bytes[pos + 3])
-            let start = pos + 4, end = pos + 2 + length
+            let start = pos + 4
+            let end = pos + 2 + length
             guard length >= 2, end <= bytes.count else { return }
             let segment = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
             if marker == 0xE1, segment.count > 6, Array(segment[0..<6]) == [0x45, 0x78, 0x69, 0x66, 0, 0] {
@@ -48,7 +58,7 @@ struct JPEGMetadata {
 
     private static func assemble(_ chunks: [Int: UnsafeRawBufferPointer], count: Int) -> Data? {
         guard count > 0, chunks.count == count, (1...count).allSatisfy({ chunks[$0] != nil }),
-              chunks.values.reduce(0, { $0 + $1.count }) <= LittleCMS.maxProfileByteCount
+            chunks.values.reduce(0, { $0 + $1.count }) <= LittleCMS.maxProfileByteCount
         else { return nil }
         var profile = Data()
         for sequence in 1...count { profile.append(contentsOf: chunks[sequence]!) }

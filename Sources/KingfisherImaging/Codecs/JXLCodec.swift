@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CJxl
 import Foundation
 
@@ -15,9 +18,9 @@ enum JXLCodec {
         let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FULL_IMAGE.rawValue
         // The input is not closed, so that data ending early reads as "needs more input".
         guard JxlDecoderSubscribeEvents(decoder, Int32(events)) == success,
-              JxlDecoderSetKeepOrientation(decoder, JXL_FALSE) == success,
-              JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) == success,
-              JxlDecoderSetInput(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count) == success
+            JxlDecoderSetKeepOrientation(decoder, JXL_FALSE) == success,
+            JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) == success,
+            JxlDecoderSetInput(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count) == success
         else { throw corrupted("libjxl could not start") }
 
         let limits = DecodingLimits(options, format: format)
@@ -38,7 +41,8 @@ enum JXLCodec {
         }
         // Orientations 5 to 8 swap the sides: the output is upright.
         let swapped = info.orientation.rawValue >= JXL_ORIENT_TRANSPOSE.rawValue
-        let width = Int(swapped ? info.ysize : info.xsize), height = Int(swapped ? info.xsize : info.ysize)
+        let width = Int(swapped ? info.ysize : info.xsize)
+        let height = Int(swapped ? info.xsize : info.ysize)
         var pixelFormat = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
         var size = 0
         guard JxlDecoderImageOutBufferSize(decoder, &pixelFormat, &size) == success, size == width * height * 4 else {
@@ -51,8 +55,9 @@ enum JXLCodec {
             let status = JxlDecoderProcessInput(decoder)
             guard status == JXL_DEC_FULL_IMAGE else { throw failure(status, bytes) }
         }
-        var image = DecodedImage(width: width, height: height, frames: [ImageFrame(pixels: pixels)],
-                                 hasAlpha: info.alpha_bits > 0)
+        var image = DecodedImage(
+            width: width, height: height, frames: [ImageFrame(pixels: pixels)],
+            hasAlpha: info.alpha_bits > 0)
         image.colorSpace = colorSpace
         if let size = target?.fit(width: width, height: height) {
             image.resample(to: size.width, size.height)
@@ -67,7 +72,8 @@ enum JXLCodec {
     private static func colorSpace(_ decoder: OpaquePointer, info: JxlBasicInfo) -> SourceColorSpace {
         let isGray = info.num_color_channels == 1
         if info.uses_original_profile == JXL_FALSE,
-           JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_ORIGINAL, nil) != success {
+            JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_ORIGINAL, nil) != success
+        {
             var sRGB = JxlColorEncoding()
             sRGB.color_space = isGray ? JXL_COLOR_SPACE_GRAY : JXL_COLOR_SPACE_RGB
             sRGB.white_point = JXL_WHITE_POINT_D65
@@ -78,9 +84,10 @@ enum JXLCodec {
         }
         var encoding = JxlColorEncoding()
         if JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) == success,
-           encoding.white_point == JXL_WHITE_POINT_D65, encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB,
-           encoding.color_space == JXL_COLOR_SPACE_GRAY
-            || (encoding.color_space == JXL_COLOR_SPACE_RGB && encoding.primaries == JXL_PRIMARIES_SRGB) {
+            encoding.white_point == JXL_WHITE_POINT_D65, encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB,
+            encoding.color_space == JXL_COLOR_SPACE_GRAY
+                || (encoding.color_space == JXL_COLOR_SPACE_RGB && encoding.primaries == JXL_PRIMARIES_SRGB)
+        {
             return .sRGB
         }
         var size = 0
@@ -89,8 +96,9 @@ enum JXLCodec {
         }
         var profile = Data(count: size)
         let status = profile.withUnsafeMutableBytes {
-            JxlDecoderGetColorAsICCProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA,
-                                           $0.baseAddress?.assumingMemoryBound(to: UInt8.self), size)
+            JxlDecoderGetColorAsICCProfile(
+                decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA,
+                $0.baseAddress?.assumingMemoryBound(to: UInt8.self), size)
         }
         return status == success ? .icc(profile) : .sRGB
     }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Reads an animation's frames in order, each composited on the canvas (GIF, WebP, APNG).
@@ -14,8 +17,10 @@ struct OnDemandAnimation {
     var finish: @Sendable ([UInt8]) -> [UInt8]
     var makeReader: @Sendable () throws -> any AnimationFrameReader
 
-    init(durations: [TimeInterval], finish: @escaping @Sendable ([UInt8]) -> [UInt8],
-         makeReader: @escaping @Sendable () throws -> any AnimationFrameReader) {
+    init(
+        durations: [TimeInterval], finish: @escaping @Sendable ([UInt8]) -> [UInt8],
+        makeReader: @escaping @Sendable () throws -> any AnimationFrameReader
+    ) {
         self.durations = durations
         self.finish = finish
         self.makeReader = makeReader
@@ -28,10 +33,13 @@ extension OnDemandAnimation {
     static func finishing(
         width: Int, height: Int, target decodingTarget: DecodingTarget?, orientation: ImageOrientation, hasAlpha: Bool
     ) -> (finish: @Sendable ([UInt8]) -> [UInt8], width: Int, height: Int) {
-        let target = decodingTarget?.fit(storedWidth: width, height: height, orientation: orientation)
+        let target =
+            decodingTarget?.fit(storedWidth: width, height: height, orientation: orientation)
             ?? (width: width, height: height)
         let finish: @Sendable ([UInt8]) -> [UInt8] = { canvas in
-            let reduced = target == (width, height) ? canvas
+            let reduced =
+                target == (width, height)
+                ? canvas
                 : Resampler.resize(canvas, width: width, height: height, to: target.width, target.height, hasAlpha: hasAlpha)
             return orientation == .up ? reduced : orientation.apply(to: reduced, width: target.width, height: target.height).pixels
         }
@@ -50,8 +58,9 @@ extension OnDemandAnimation {
         if !onDemand {
             try limits.checkHeldBytes(width: canvasWidth, height: canvasHeight, frameCount: durations.count)
         }
-        let (finish, width, height) = finishing(width: canvasWidth, height: canvasHeight, target: target,
-                                                orientation: orientation, hasAlpha: hasAlpha)
+        let (finish, width, height) = finishing(
+            width: canvasWidth, height: canvasHeight, target: target,
+            orientation: orientation, hasAlpha: hasAlpha)
         let reader = try makeReader()
         var frames: [ImageFrame] = []
         for duration in durations.prefix(onDemand ? 1 : durations.count) {
@@ -61,8 +70,9 @@ extension OnDemandAnimation {
         guard !frames.isEmpty else {
             throw ImageCodingError.corruptedData(format: limits.format, detail: "the animation has no frames")
         }
-        var image = DecodedImage(width: width, height: height, frames: frames,
-                                 loopCount: durations.count > 1 ? loopCount : 0, hasAlpha: hasAlpha, orientation: orientation)
+        var image = DecodedImage(
+            width: width, height: height, frames: frames,
+            loopCount: durations.count > 1 ? loopCount : 0, hasAlpha: hasAlpha, orientation: orientation)
         if onDemand {
             image.onDemand = OnDemandAnimation(durations: durations, finish: finish, makeReader: makeReader)
         }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CDeflate
 
 /// Where the parts of a well-formed PNG are, found by walking its chunks and checking every
@@ -72,7 +75,8 @@ struct PNGChunkLayout {
         let height = Int(fields.loadUnaligned(fromByteOffset: 4, as: UInt32.self).bigEndian)
         // Compression and filter methods 0 are the only ones defined; interlacing is 0 or 1 (Adam7).
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max),
-              fields[10] == 0, fields[11] == 0, fields[12] <= 1 else { return nil }
+            fields[10] == 0, fields[11] == 0, fields[12] <= 1
+        else { return nil }
         self.width = width
         self.height = height
         bitDepth = fields[8]

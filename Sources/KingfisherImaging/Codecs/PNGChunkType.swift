@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// The PNG chunk types this library reads, as big-endian 32-bit words of their four letters.
 /// A critical chunk's type starts with an upper-case letter (bit 5 of its first byte clear).
 enum PNGChunkType {

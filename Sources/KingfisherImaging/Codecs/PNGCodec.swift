@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CSpng
 import Foundation
 
@@ -26,7 +29,8 @@ enum PNGCodec {
     /// final size.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
         let limit = DecodingLimits(options, format: format)
-        var image = !options.onlyFirstFrame && APNGAnimation.isAnimated(bytes)
+        var image =
+            !options.onlyFirstFrame && APNGAnimation.isAnimated(bytes)
             ? try decodeAnimation(bytes, options: options, limit: limit, target: target)
             : try decodeStill(bytes, limit: limit, target: target)
         image.colorSpace = PNGColorChunks.colorSpace(of: bytes)
@@ -35,15 +39,18 @@ enum PNGCodec {
 
     /// An APNG: its frame table now, the first frame decoded now and the rest on demand unless
     /// `preloadAll` asks for all of them.
-    private static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
-                                        limit: DecodingLimits, target: DecodingTarget?) throws -> DecodedImage {
+    private static func decodeAnimation(
+        _ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
+        limit: DecodingLimits, target: DecodingTarget?
+    ) throws -> DecodedImage {
         let animation = try APNGAnimation(bytes, limits: limit)
         let orientation = PNGChunkLayout(bytes)?.exif.map { EXIFReader.orientation(tiff: $0, maxByteCount: limit.maxEXIFByteCount) } ?? .up
         let data = Data(bytes)
         return try OnDemandAnimation.decodedImage(
             canvasWidth: animation.width, canvasHeight: animation.height, durations: animation.frames.map(\.duration),
             loopCount: animation.playCount, hasAlpha: true, orientation: orientation, target: target,
-            preloadAll: options.preloadAll, limits: limit) { APNGFrameReader(data: data, animation: animation, limits: limit) }
+            preloadAll: options.preloadAll, limits: limit
+        ) { APNGFrameReader(data: data, animation: animation, limits: limit) }
     }
 
     static func decodeStill(_ bytes: UnsafeRawBufferPointer, limit: DecodingLimits, target: DecodingTarget?) throws -> DecodedImage {
@@ -78,8 +85,10 @@ enum PNGCodec {
     }
 
     /// The libspng path alone (tests compare it with ``PNGDirectDecoder``'s).
-    static func decodeWithLibspng(_ bytes: UnsafeRawBufferPointer, limit: DecodingLimits,
-                                  target decodingTarget: DecodingTarget?) throws -> DecodedImage {
+    static func decodeWithLibspng(
+        _ bytes: UnsafeRawBufferPointer, limit: DecodingLimits,
+        target decodingTarget: DecodingTarget?
+    ) throws -> DecodedImage {
         // zlib's Adler-32 stays checked: libspng stops reading the last IDAT chunk once the
         // image is complete, so that chunk's CRC is never compared.
         guard let ctx = spng_ctx_new(0) else {
@@ -93,11 +102,13 @@ enum PNGCodec {
         var header = spng_ihdr()
         status = spng_get_ihdr(ctx, &header)
         guard status == 0 else { throw error(status) }
-        let width = Int(header.width), height = Int(header.height)
+        let width = Int(header.width)
+        let height = Int(header.height)
         try limit.check(width: width, height: height)
 
         var transparency = spng_trns()
-        let hasAlpha = header.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
+        let hasAlpha =
+            header.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
             || header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE_ALPHA.rawValue)
             || spng_get_trns(ctx, &transparency) == 0
         let fmt = Int32(SPNG_FMT_RGBA8.rawValue)
@@ -106,10 +117,13 @@ enum PNGCodec {
         guard status == 0, size == width * height * 4 else { throw error(status) }
 
         // Progressive (row by row) decoding gives an interlaced image's rows pass by pass.
-        let reduce: ((inout BoxReducer) throws -> Bool)? = header.interlace_method != 0 ? nil : { reducer in
-            try decodeRows(ctx, format: fmt, rowBytes: width * 4) { reducer.add(row: $0) }
-            return true
-        }
+        let reduce: ((inout BoxReducer) throws -> Bool)? =
+            header.interlace_method != 0
+            ? nil
+            : { reducer in
+                try decodeRows(ctx, format: fmt, rowBytes: width * 4) { reducer.add(row: $0) }
+                return true
+            }
         // libspng finds an eXIf chunk before the image data now, one after it only once decoded.
         let orientationBefore = exifOrientation(ctx, maxByteCount: limit.maxEXIFByteCount)
         let target = decodingTarget?.fit(storedWidth: width, height: height, orientation: orientationBefore)
@@ -136,17 +150,21 @@ enum PNGCodec {
     /// given) if that shrinks the image at least twofold, else
     /// `decodeWhole` fills full-size RGBA8 pixels; then a Lanczos pass gives the exact size.
     /// `nil` when `reduce` or `decodeWhole` returns `false`.
-    private static func assemble(width: Int, height: Int, hasAlpha: Bool, target: (width: Int, height: Int)?,
-                                 reducerRowChannels: Int = 4, reduce: ((inout BoxReducer) throws -> Bool)?,
-                                 decodeWhole: (UnsafeMutablePointer<UInt8>) throws -> Bool) throws -> DecodedImage? {
+    private static func assemble(
+        width: Int, height: Int, hasAlpha: Bool, target: (width: Int, height: Int)?,
+        reducerRowChannels: Int = 4, reduce: ((inout BoxReducer) throws -> Bool)?,
+        decodeWhole: (UnsafeMutablePointer<UInt8>) throws -> Bool
+    ) throws -> DecodedImage? {
         let factor = target.map { BoxReducer.factor(width: width, height: height, target: $0) } ?? 1
         var image: DecodedImage
         if factor > 1, let reduce {
-            var reducer = BoxReducer(width: width, height: height, factor: factor, hasAlpha: hasAlpha,
-                                     rowChannels: reducerRowChannels)
+            var reducer = BoxReducer(
+                width: width, height: height, factor: factor, hasAlpha: hasAlpha,
+                rowChannels: reducerRowChannels)
             guard try reduce(&reducer) else { return nil }
-            image = DecodedImage(width: reducer.outputWidth, height: reducer.outputHeight,
-                                 frames: [ImageFrame(pixels: reducer.pixels)], hasAlpha: hasAlpha)
+            image = DecodedImage(
+                width: reducer.outputWidth, height: reducer.outputHeight,
+                frames: [ImageFrame(pixels: reducer.pixels)], hasAlpha: hasAlpha)
         } else {
             var decoded = false
             // On failure nothing useful was written, and the bytes are discarded.
@@ -159,8 +177,10 @@ enum PNGCodec {
     }
 
     /// Decodes a non-interlaced image row by row, handing each RGBA8 row to `row`.
-    private static func decodeRows(_ ctx: OpaquePointer, format: Int32, rowBytes: Int,
-                                   _ row: (UnsafePointer<UInt8>) -> Void) throws {
+    private static func decodeRows(
+        _ ctx: OpaquePointer, format: Int32, rowBytes: Int,
+        _ row: (UnsafePointer<UInt8>) -> Void
+    ) throws {
         let flags = Int32(SPNG_DECODE_TRNS.rawValue) | Int32(SPNG_DECODE_PROGRESSIVE.rawValue)
         var status = spng_decode_image(ctx, nil, 0, format, flags)
         guard status == 0 else { throw error(status) }
@@ -198,8 +218,9 @@ enum PNGCodec {
         let samples = opaque ? PixelOps.dropAlpha(image.pixels) : image.pixels
         if status == 0 {
             status = samples.withUnsafeBytes { raw in
-                spng_encode_image(ctx, raw.baseAddress, raw.count, Int32(SPNG_FMT_PNG.rawValue),
-                                  Int32(SPNG_ENCODE_FINALIZE.rawValue))
+                spng_encode_image(
+                    ctx, raw.baseAddress, raw.count, Int32(SPNG_FMT_PNG.rawValue),
+                    Int32(SPNG_ENCODE_FINALIZE.rawValue))
             }
         }
         var length = 0

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CDeflate
 import Foundation
 
@@ -11,12 +14,16 @@ enum PNGColorChunks {
     /// Reads the colour chunks of a PNG (signature included); malformed ones are ignored,
     /// leaving sRGB.
     static func colorSpace(of bytes: UnsafeRawBufferPointer) -> SourceColorSpace {
-        var cicp: SourceColorSpace?, icc: Data?, isSRGB = false
-        var gamma: Double?, chromaticities: SourceColorSpace.Chromaticities?
+        var cicp: SourceColorSpace?
+        var icc: Data?
+        var isSRGB = false
+        var gamma: Double?
+        var chromaticities: SourceColorSpace.Chromaticities?
         func word(_ offset: Int) -> UInt32 { bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).bigEndian }
         var offset = 8
         while offset + 12 <= bytes.count {
-            let length = Int(word(offset)), type = word(offset + 4)
+            let length = Int(word(offset))
+            let type = word(offset + 4)
             guard length <= bytes.count - offset - 12, type != PNGChunkType.imageData else { break }
             let body = UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<(offset + 8 + length)])
             switch type {
@@ -46,7 +53,7 @@ enum PNGColorChunks {
     /// iCCP: a profile name (1-79 bytes), a NUL, compression method 0, then the zlib stream.
     private static func inflatedProfile(_ body: UnsafeRawBufferPointer) -> Data? {
         guard let nul = body.prefix(80).firstIndex(of: 0), nul >= 1, nul + 2 < body.count, body[nul + 1] == 0,
-              let decompressor = libdeflate_alloc_decompressor()
+            let decompressor = libdeflate_alloc_decompressor()
         else { return nil }
         defer { libdeflate_free_decompressor(decompressor) }
         let stream = UnsafeRawBufferPointer(rebasing: body[(nul + 2)...])

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CDeflate
 
 /// Decodes the PNGs most files are — 8-bit grey, grey and alpha, RGB or RGBA, not interlaced,
@@ -53,8 +56,10 @@ struct PNGDirectDecoder {
     /// `width` RGBA8 pixels written at `destination(y)`, top to bottom. Returns `false`, having
     /// called neither, when the data is not exactly one valid zlib stream of the image's size
     /// or a row names an undefined filter.
-    func decodeRows(destination: (Int) -> UnsafeMutablePointer<UInt8>,
-                    row: (UnsafePointer<UInt8>) -> Void) -> Bool {
+    func decodeRows(
+        destination: (Int) -> UnsafeMutablePointer<UInt8>,
+        row: (UnsafePointer<UInt8>) -> Void
+    ) -> Bool {
         forEachFileRow { y, source in
             let output = destination(y)
             expand(source, to: output)
@@ -65,7 +70,8 @@ struct PNGDirectDecoder {
     /// Like ``decodeRows(destination:row:)``, but hands over each row (with its index) as the
     /// file has it once unfiltered: `width` pixels of ``channels`` bytes.
     func forEachFileRow(_ row: (Int, UnsafePointer<UInt8>) -> Void) -> Bool {
-        let size = inflatedSize, stride = rowBytes + 1
+        let size = inflatedSize
+        let stride = rowBytes + 1
         return ScratchMemory.withBytes(count: size + Self.slack) { inflated in
             (inflated + size).initialize(repeating: 0, count: Self.slack)
             guard inflate(into: inflated, count: size) else { return false }
@@ -107,22 +113,27 @@ struct PNGDirectDecoder {
         }
     }
 
-    private static func inflate(_ stream: UnsafeRawBufferPointer, into output: UnsafeMutablePointer<UInt8>,
-                                count: Int) -> Bool {
+    private static func inflate(
+        _ stream: UnsafeRawBufferPointer, into output: UnsafeMutablePointer<UInt8>,
+        count: Int
+    ) -> Bool {
         // The zlib header: deflate with a window of at most 32 KB, no preset dictionary, and a
         // check value making the two bytes a multiple of 31.
         guard stream.count > 2, stream[0] & 0x0F == 8, stream[0] >> 4 <= 7, stream[1] & 0x20 == 0,
-              (UInt16(stream[0]) << 8 | UInt16(stream[1])) % 31 == 0,
-              let decompressor = libdeflate_alloc_decompressor() else { return false }
+            (UInt16(stream[0]) << 8 | UInt16(stream[1])) % 31 == 0,
+            let decompressor = libdeflate_alloc_decompressor()
+        else { return false }
         defer { libdeflate_free_decompressor(decompressor) }
-        let result = libdeflate_deflate_decompress(decompressor, stream.baseAddress! + 2, stream.count - 2,
-                                                   output, count, nil)
+        let result = libdeflate_deflate_decompress(
+            decompressor, stream.baseAddress! + 2, stream.count - 2,
+            output, count, nil)
         return result == LIBDEFLATE_SUCCESS
     }
 
     /// Writes the unfiltered `source` row as RGBA8 (grey replicated, alpha 255 when absent).
     private func expand(_ source: UnsafePointer<UInt8>, to output: UnsafeMutablePointer<UInt8>) {
-        let raw = UnsafeRawPointer(source), out = UnsafeMutableRawPointer(output)
+        let raw = UnsafeRawPointer(source)
+        let out = UnsafeMutableRawPointer(output)
         func load(_ x: Int) -> UInt32 { raw.loadUnaligned(fromByteOffset: x * channels, as: UInt32.self) }
         func store(_ value: UInt32, _ x: Int) { out.storeBytes(of: value, toByteOffset: x * 4, as: UInt32.self) }
         // Little-endian words: the first byte is the lowest.
@@ -133,7 +144,8 @@ struct PNGDirectDecoder {
             for x in 0..<width { store(load(x) | 0xFF00_0000, x) }
         case 2:
             for x in 0..<width {
-                let word = load(x), grey = word & 0xFF
+                let word = load(x)
+                let grey = word & 0xFF
                 store(grey &* 0x01_0101 | (word & 0xFF00) << 16, x)
             }
         default:

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// Undoes PNG's per-row filters (None, Sub, Up, Average, Paeth) in place, for 1 to 4 bytes per
 /// pixel.
 ///
@@ -17,8 +20,10 @@ enum PNGRowFilter {
 
     /// Unfilters `row` (`count` bytes) given the already unfiltered `previous` row (zeros for
     /// the first row).
-    static func undo(_ type: UInt8, row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>,
-                     count: Int, bytesPerPixel: Int) {
+    static func undo(
+        _ type: UInt8, row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>,
+        count: Int, bytesPerPixel: Int
+    ) {
         switch type {
         case 1:
             undo(row: row, previous: previous, count: count, bytesPerPixel: bytesPerPixel) { a, _, _ in a }
@@ -56,11 +61,14 @@ enum PNGRowFilter {
 
     /// Adds `predictor(a, b, c)` to every pixel, left to right.
     @inline(__always)
-    private static func undo(row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>, count: Int,
-                             bytesPerPixel: Int, predictor: (Lanes, Lanes, Lanes) -> Lanes) {
+    private static func undo(
+        row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>, count: Int,
+        bytesPerPixel: Int, predictor: (Lanes, Lanes, Lanes) -> Lanes
+    ) {
         // Lanes past the pixel's bytes predict 0, so the bytes stored there are the ones loaded.
         let inPixel = Lanes(0, 1, 2, 3) .< Lanes(repeating: Int32(bytesPerPixel))
-        var left = Lanes(repeating: 0), upperLeft = Lanes(repeating: 0)
+        var left = Lanes(repeating: 0)
+        var upperLeft = Lanes(repeating: 0)
         var raw = load(row)
         var offset = 0
         while offset < count {
@@ -70,8 +78,9 @@ enum PNGRowFilter {
             let above = load(previous + offset)
             let prediction = Lanes(repeating: 0).replacing(with: predictor(left, above, upperLeft), where: inPixel)
             let value = (raw &+ prediction) & 0xFF
-            UnsafeMutableRawPointer(row + offset).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: value),
-                                                             as: SIMD4<UInt8>.self)
+            UnsafeMutableRawPointer(row + offset).storeBytes(
+                of: SIMD4<UInt8>(truncatingIfNeeded: value),
+                as: SIMD4<UInt8>.self)
             left = value
             upperLeft = above
             raw = nextRaw

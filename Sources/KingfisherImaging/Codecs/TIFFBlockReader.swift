@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CTiff
 
 /// Reads a TIFF's samples strip by strip or tile by tile (libtiff decompresses each block, in
@@ -32,10 +35,12 @@ struct TIFFBlockReader {
             let rows = kf_tiff_get_u32(tiff, UInt32(TIFFTAG_ROWSPERSTRIP), &rowsPerStrip) != 0 ? Int(rowsPerStrip) : height
             return BlockSize(width: width, height: min(max(rows, 1), height), tiled: false)
         }
-        var tileWidth: UInt32 = 0, tileHeight: UInt32 = 0
+        var tileWidth: UInt32 = 0
+        var tileHeight: UInt32 = 0
         guard kf_tiff_get_u32(tiff, UInt32(TIFFTAG_TILEWIDTH), &tileWidth) != 0,
-              kf_tiff_get_u32(tiff, UInt32(TIFFTAG_TILELENGTH), &tileHeight) != 0,
-              tileWidth > 0, tileHeight > 0 else {
+            kf_tiff_get_u32(tiff, UInt32(TIFFTAG_TILELENGTH), &tileHeight) != 0,
+            tileWidth > 0, tileHeight > 0
+        else {
             throw ImageCodingError.corruptedData(format: .TIFF, detail: "the tile size is missing or zero")
         }
         guard PixelArea.total(width: Int(tileWidth), height: Int(tileHeight), frames: 1).map({ $0 <= maxPixelCount }) == true else {
@@ -46,10 +51,15 @@ struct TIFFBlockReader {
 
     /// Decodes every block into `out` (`width * height` RGBA pixels). `failure` makes the error
     /// thrown when libtiff cannot decode a block.
-    mutating func read(_ block: BlockSize, into out: UnsafeMutablePointer<UInt8>,
-                       failure: () -> ImageCodingError) throws {
-        guard let rowBytes = TIFFRowConverter.rowBytes(width: block.width, samplesPerPixel: converter.samplesPerPixel,
-                                                       bitsPerSample: converter.bitsPerSample) else {
+    mutating func read(
+        _ block: BlockSize, into out: UnsafeMutablePointer<UInt8>,
+        failure: () -> ImageCodingError
+    ) throws {
+        guard
+            let rowBytes = TIFFRowConverter.rowBytes(
+                width: block.width, samplesPerPixel: converter.samplesPerPixel,
+                bitsPerSample: converter.bitsPerSample)
+        else {
             throw ImageCodingError.corruptedData(format: .TIFF, detail: "the row size overflows")
         }
         var block = block

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CTiff
 import Foundation
 
@@ -30,9 +33,11 @@ enum TIFFCodec {
         }
         return try TIFFHandle.withHandle(bytes, maxSingleAllocation: maxAllocation, openFailure: openFailure) { handle in
             let tiff = handle.tiff
-            var width: UInt32 = 0, height: UInt32 = 0
+            var width: UInt32 = 0
+            var height: UInt32 = 0
             guard kf_tiff_get_u32(tiff, UInt32(TIFFTAG_IMAGEWIDTH), &width) != 0,
-                  kf_tiff_get_u32(tiff, UInt32(TIFFTAG_IMAGELENGTH), &height) != 0 else {
+                kf_tiff_get_u32(tiff, UInt32(TIFFTAG_IMAGELENGTH), &height) != 0
+            else {
                 throw corrupted("the image size is missing")
             }
             try limits.check(width: Int(width), height: Int(height))
@@ -41,9 +46,10 @@ enum TIFFCodec {
             let orientation = ImageOrientation(rawValue: Int(field(tiff, TIFFTAG_ORIENTATION) ?? 1)) ?? .up
             let failure = { decodingFailure(handle, bytes: bytes) }
             let layout = try sampleLayout(tiff)
-            var image = try layout.map {
-                try readSamples(tiff, layout: $0, width: Int(width), height: Int(height), limits: limits, failure: failure)
-            } ?? readRGBA(tiff, width: Int(width), height: Int(height), failure: failure)
+            var image =
+                try layout.map {
+                    try readSamples(tiff, layout: $0, width: Int(width), height: Int(height), limits: limits, failure: failure)
+                } ?? readRGBA(tiff, width: Int(width), height: Int(height), failure: failure)
             image.colorSpace = colorSpace(tiff)
             if let size = target?.fit(storedWidth: image.width, height: image.height, orientation: orientation) {
                 image.resample(to: size.width, size.height)
@@ -64,12 +70,15 @@ enum TIFFCodec {
     /// RGB). A CMYK profile no longer describes the pixels once they are converted to RGB here,
     /// nor does any profile of the spaces libtiff's RGBA reader converts (L*a*b*, LogLuv).
     private static func colorSpace(_ tiff: OpaquePointer) -> SourceColorSpace {
-        let described: Set<Int32> = [PHOTOMETRIC_MINISWHITE, PHOTOMETRIC_MINISBLACK, PHOTOMETRIC_RGB,
-                                      PHOTOMETRIC_PALETTE, PHOTOMETRIC_YCBCR]
+        let described: Set<Int32> = [
+            PHOTOMETRIC_MINISWHITE, PHOTOMETRIC_MINISBLACK, PHOTOMETRIC_RGB,
+            PHOTOMETRIC_PALETTE, PHOTOMETRIC_YCBCR,
+        ]
         var count: UInt32 = 0
         var data: UnsafeRawPointer?
         guard let photometric = field(tiff, TIFFTAG_PHOTOMETRIC), described.contains(photometric),
-              kf_tiff_get_icc_profile(tiff, &count, &data) != 0, let data, count > 0 else { return .sRGB }
+            kf_tiff_get_icc_profile(tiff, &count, &data) != 0, let data, count > 0
+        else { return .sRGB }
         return .icc(Data(bytes: data, count: Int(count)))
     }
 
@@ -84,7 +93,8 @@ enum TIFFCodec {
     private static func hasBlockPastTheEnd(_ tiff: OpaquePointer, byteCount: Int) -> Bool {
         let available = UInt64(byteCount)
         for strile in 0..<TIFFNumberOfStrips(tiff) {
-            let offset = TIFFGetStrileOffset(tiff, strile), size = TIFFGetStrileByteCount(tiff, strile)
+            let offset = TIFFGetStrileOffset(tiff, strile)
+            let size = TIFFGetStrileByteCount(tiff, strile)
             if offset > available || available - offset < size { return true }
         }
         return false
@@ -102,10 +112,11 @@ enum TIFFCodec {
     /// YCbCr JPEG, which libjpeg turns into RGB), or `nil` for libtiff's RGBA reader.
     private static func sampleLayout(_ tiff: OpaquePointer) throws -> SampleLayout? {
         guard let bits = field(tiff, TIFFTAG_BITSPERSAMPLE), (1...16).contains(bits),
-              let samplesPerPixel = field(tiff, TIFFTAG_SAMPLESPERPIXEL), (1...16).contains(samplesPerPixel),
-              let photometric = field(tiff, TIFFTAG_PHOTOMETRIC),
-              let sampleFormat = field(tiff, TIFFTAG_SAMPLEFORMAT),
-              sampleFormat == SAMPLEFORMAT_UINT || sampleFormat == SAMPLEFORMAT_VOID else { return nil }
+            let samplesPerPixel = field(tiff, TIFFTAG_SAMPLESPERPIXEL), (1...16).contains(samplesPerPixel),
+            let photometric = field(tiff, TIFFTAG_PHOTOMETRIC),
+            let sampleFormat = field(tiff, TIFFTAG_SAMPLEFORMAT),
+            sampleFormat == SAMPLEFORMAT_UINT || sampleFormat == SAMPLEFORMAT_VOID
+        else { return nil }
         let planar = field(tiff, TIFFTAG_PLANARCONFIG) == PLANARCONFIG_SEPARATE
         let colour: TIFFRowConverter.Colour
         switch photometric {
@@ -141,11 +152,13 @@ enum TIFFCodec {
             }
         }
         let samples = Array(0..<colours) + (alpha == nil ? [] : [firstExtra])
-        let sources = planar
+        let sources =
+            planar
             ? samples.indices.map { TIFFRowConverter.Source(plane: $0, sample: 0) }
             : samples.map { TIFFRowConverter.Source(plane: 0, sample: $0) }
-        let converter = TIFFRowConverter(colour: colour, alpha: alpha, bitsPerSample: Int(bits),
-                                         samplesPerPixel: planar ? 1 : Int(samplesPerPixel), sources: sources)
+        let converter = TIFFRowConverter(
+            colour: colour, alpha: alpha, bitsPerSample: Int(bits),
+            samplesPerPixel: planar ? 1 : Int(samplesPerPixel), sources: sources)
         return SampleLayout(converter: converter, planes: planar ? samples.map { UInt16($0) } : [0])
     }
 
@@ -154,7 +167,9 @@ enum TIFFCodec {
     /// byte is the 8-bit value: writers scale by 257 (libtiff, ImageMagick) or 256 (Pillow),
     /// and only the high byte gives back the original 8-bit colour for both.
     private static func paletteTable(_ tiff: OpaquePointer, bits: Int) throws -> [UInt8] {
-        var red: UnsafePointer<UInt16>?, green: UnsafePointer<UInt16>?, blue: UnsafePointer<UInt16>?
+        var red: UnsafePointer<UInt16>?
+        var green: UnsafePointer<UInt16>?
+        var blue: UnsafePointer<UInt16>?
         guard bits <= 16, kf_tiff_get_colormap(tiff, &red, &green, &blue) != 0, let red, let green, let blue else {
             throw corrupted("the palette image has no colour map")
         }
@@ -168,23 +183,29 @@ enum TIFFCodec {
         return table
     }
 
-    private static func readSamples(_ tiff: OpaquePointer, layout: SampleLayout, width: Int, height: Int,
-                                    limits: DecodingLimits, failure: () -> ImageCodingError) throws -> DecodedImage {
+    private static func readSamples(
+        _ tiff: OpaquePointer, layout: SampleLayout, width: Int, height: Int,
+        limits: DecodingLimits, failure: () -> ImageCodingError
+    ) throws -> DecodedImage {
         let block = try TIFFBlockReader.blockSize(tiff, width: width, height: height, maxPixelCount: limits.maxPixelCount)
-        var reader = TIFFBlockReader(tiff: tiff, width: width, height: height, planes: layout.planes,
-                                     converter: layout.converter)
+        var reader = TIFFBlockReader(
+            tiff: tiff, width: width, height: height, planes: layout.planes,
+            converter: layout.converter)
         let pixels = try PixelBuffer.make(count: width * height * 4) { out in
             try reader.read(block, into: out, failure: failure)
         }
-        return DecodedImage(width: width, height: height, frames: [ImageFrame(pixels: pixels)],
-                            hasAlpha: layout.converter.alpha != nil)
+        return DecodedImage(
+            width: width, height: height, frames: [ImageFrame(pixels: pixels)],
+            hasAlpha: layout.converter.alpha != nil)
     }
 
     // MARK: libtiff's RGBA reader
 
     /// Any other layout libtiff can render, as 8-bit RGBA with associated alpha, divided out here.
-    private static func readRGBA(_ tiff: OpaquePointer, width: Int, height: Int,
-                                 failure: () -> ImageCodingError) throws -> DecodedImage {
+    private static func readRGBA(
+        _ tiff: OpaquePointer, width: Int, height: Int,
+        failure: () -> ImageCodingError
+    ) throws -> DecodedImage {
         var reason = [CChar](repeating: 0, count: 1024)
         guard TIFFRGBAImageOK(tiff, &reason) != 0 else {
             throw corrupted(reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
@@ -205,8 +226,9 @@ enum TIFFCodec {
         if UInt32(1).bigEndian == 1 {
             pixels.withUnsafeMutableBytes { raw in
                 for i in 0..<width * height {
-                    raw.storeBytes(of: raw.load(fromByteOffset: i * 4, as: UInt32.self).byteSwapped,
-                                   toByteOffset: i * 4, as: UInt32.self)
+                    raw.storeBytes(
+                        of: raw.load(fromByteOffset: i * 4, as: UInt32.self).byteSwapped,
+                        toByteOffset: i * 4, as: UInt32.self)
                 }
             }
         }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// What a TIFF's header and first directory say, read before libtiff sees the data: the image
 /// size, so that the pixel limit is checked before libtiff allocates anything for the
 /// directory's arrays (a few bytes can declare millions of strips), and whether the directory,
@@ -37,20 +40,23 @@ struct TIFFFirstDirectory {
         let (offsetSize, countSize, entrySize, inlineSize) = isBigTIFF ? (8, 8, 20, 8) : (4, 2, 12, 4)
         let available = UInt64(bytes.count)
         guard let directory = value(at: isBigTIFF ? 8 : 4, size: offsetSize),
-              let entryCount = value(at: directory, size: countSize),
-              case let (entriesSize, overflow) = entryCount.multipliedReportingOverflow(by: UInt64(entrySize)), !overflow,
-              directory < available, available - directory >= UInt64(countSize) + entriesSize + UInt64(offsetSize) else {
+            let entryCount = value(at: directory, size: countSize),
+            case (let entriesSize, let overflow) = entryCount.multipliedReportingOverflow(by: UInt64(entrySize)), !overflow,
+            directory < available, available - directory >= UInt64(countSize) + entriesSize + UInt64(offsetSize)
+        else {
             isComplete = false
             return
         }
         for index in 0..<entryCount {
             let entry = directory + UInt64(countSize) + index * UInt64(entrySize)
             guard let tag = value(at: entry, size: 2), let type = value(at: entry + 2, size: 2),
-                  let count = value(at: entry + 4, size: inlineSize),
-                  let typeSize = Self.typeSizes[Int(type)] else { continue }
+                let count = value(at: entry + 4, size: inlineSize),
+                let typeSize = Self.typeSizes[Int(type)]
+            else { continue }
             let valueOffset = entry + 4 + UInt64(inlineSize)
             if tag == 256 || tag == 257, count == 1, [3, 4, 16].contains(type),
-               let size = value(at: valueOffset, size: typeSize).flatMap({ Int(exactly: $0) }) {
+                let size = value(at: valueOffset, size: typeSize).flatMap({ Int(exactly: $0) })
+            {
                 // The first of duplicates counts, as libtiff reads it.
                 if tag == 256 { width = width ?? size } else { height = height ?? size }
             }

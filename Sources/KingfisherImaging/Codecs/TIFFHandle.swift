@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CTiff
 import Foundation
 
@@ -40,8 +43,11 @@ struct TIFFHandle {
             TIFFOpenOptionsSetErrorHandlerExtR(options, recordError, input)
             TIFFOpenOptionsSetWarningHandlerExtR(options, ignoreWarning, input)
             // "m": no memory mapping, so libtiff only ever reads through `read`.
-            guard let tiff = TIFFClientOpenExt("memory", "rm", input, read, write, seek, close, size,
-                                               map, unmap, options) else {
+            guard
+                let tiff = TIFFClientOpenExt(
+                    "memory", "rm", input, read, write, seek, close, size,
+                    map, unmap, options)
+            else {
                 throw openFailure(input.pointee.firstError)
             }
             defer { TIFFClose(tiff) }
@@ -54,7 +60,8 @@ struct TIFFHandle {
     private static let read: TIFFReadWriteProc = { handle, buffer, size in
         guard let handle, let buffer, size > 0 else { return 0 }
         let input = handle.assumingMemoryBound(to: Input.self)
-        let offset = input.pointee.offset, count = input.pointee.bytes.count
+        let offset = input.pointee.offset
+        let count = input.pointee.bytes.count
         guard offset < count else { return 0 }
         let n = min(Int(size), count - offset)
         memcpy(buffer, input.pointee.bytes.baseAddress! + offset, n)

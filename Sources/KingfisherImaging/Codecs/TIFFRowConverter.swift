@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// Turns rows of TIFF samples, as libtiff decodes them, into straight-alpha RGBA8.
 ///
 /// Samples of any depth from 1 to 16 bits are packed most significant bit first (libtiff has
@@ -72,7 +75,8 @@ struct TIFFRowConverter {
         case .cmyk, .palette: plainColour = false
         }
         let coloursFirst = sources.prefix(colour.sampleCount).enumerated().allSatisfy { $0.element.sample == $0.offset }
-        isDirect = plainColour && bitsPerSample == 8 && alpha != .associated && coloursFirst
+        isDirect =
+            plainColour && bitsPerSample == 8 && alpha != .associated && coloursFirst
             && sources.allSatisfy { $0.plane == 0 }
     }
 
@@ -99,8 +103,9 @@ struct TIFFRowConverter {
         defer { swap(&scratch, &samples) }
         scratch.withUnsafeMutableBufferPointer { samples in
             for (channel, source) in sources.enumerated() {
-                unpack(rows[source.plane], firstSample: source.sample, count: count,
-                       into: samples.baseAddress! + channel, stride: channels)
+                unpack(
+                    rows[source.plane], firstSample: source.sample, count: count,
+                    into: samples.baseAddress! + channel, stride: channels)
             }
             if alpha == .associated { unassociate(samples.baseAddress!, count: count) }
             eightBit.withUnsafeBufferPointer { eightBit in
@@ -116,25 +121,39 @@ struct TIFFRowConverter {
         switch (colour, alphaSample) {
         case (.rgb, nil):
             for i in 0..<count {
-                let p = row + i * step, o = out + i * 4
-                o[0] = p[0]; o[1] = p[1]; o[2] = p[2]; o[3] = 255
+                let p = row + i * step
+                let o = out + i * 4
+                o[0] = p[0]
+                o[1] = p[1]
+                o[2] = p[2]
+                o[3] = 255
             }
         case (.rgb, let a?):
             for i in 0..<count {
-                let p = row + i * step, o = out + i * 4
-                o[0] = p[0]; o[1] = p[1]; o[2] = p[2]; o[3] = p[a]
+                let p = row + i * step
+                let o = out + i * 4
+                o[0] = p[0]
+                o[1] = p[1]
+                o[2] = p[2]
+                o[3] = p[a]
             }
         default:
             for i in 0..<count {
-                let p = row + i * step, o = out + i * 4
-                o[0] = p[0]; o[1] = p[0]; o[2] = p[0]; o[3] = alphaSample.map { p[$0] } ?? 255
+                let p = row + i * step
+                let o = out + i * 4
+                o[0] = p[0]
+                o[1] = p[0]
+                o[2] = p[0]
+                o[3] = alphaSample.map { p[$0] } ?? 255
             }
         }
     }
 
     /// Reads sample `firstSample + i * samplesPerPixel` of the row for each pixel `i`.
-    private func unpack(_ row: UnsafeRawPointer, firstSample: Int, count: Int,
-                        into dst: UnsafeMutablePointer<UInt16>, stride: Int) {
+    private func unpack(
+        _ row: UnsafeRawPointer, firstSample: Int, count: Int,
+        into dst: UnsafeMutablePointer<UInt16>, stride: Int
+    ) {
         let step = samplesPerPixel
         switch bitsPerSample {
         case 8:
@@ -150,7 +169,8 @@ struct TIFFRowConverter {
             for i in 0..<count {
                 let bit = (firstSample + i * step) * bits
                 // A sample of up to 16 bits spans at most 3 bytes; read only those it covers.
-                let first = bit >> 3, last = (bit + bits - 1) >> 3
+                let first = bit >> 3
+                let last = (bit + bits - 1) >> 3
                 var window = 0
                 for index in first...last { window = window << 8 | Int(bytes[index]) }
                 let shift = (last + 1) * 8 - (bit + bits)
@@ -161,7 +181,8 @@ struct TIFFRowConverter {
 
     /// Divides each colour sample by its pixel's alpha, at full sample precision.
     private func unassociate(_ samples: UnsafeMutablePointer<UInt16>, count: Int) {
-        let channels = sources.count, colours = channels - 1
+        let channels = sources.count
+        let colours = channels - 1
         let maxValue = UInt32((1 << bitsPerSample) - 1)
         for i in 0..<count {
             let pixel = samples + i * channels
@@ -173,22 +194,28 @@ struct TIFFRowConverter {
         }
     }
 
-    private func write(_ samples: UnsafePointer<UInt16>, eightBit: UnsafePointer<UInt8>, count: Int,
-                       into out: UnsafeMutablePointer<UInt8>) {
+    private func write(
+        _ samples: UnsafePointer<UInt16>, eightBit: UnsafePointer<UInt8>, count: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) {
         let channels = sources.count
         let hasAlpha = alpha != nil
         switch colour {
         case .gray(let inverted):
             let flip = inverted ? UInt16((1 << bitsPerSample) - 1) : 0
             for i in 0..<count {
-                let pixel = samples + i * channels, o = out + i * 4
+                let pixel = samples + i * channels
+                let o = out + i * 4
                 let v = eightBit[Int(pixel[0] ^ flip)]
-                o[0] = v; o[1] = v; o[2] = v
+                o[0] = v
+                o[1] = v
+                o[2] = v
                 o[3] = hasAlpha ? eightBit[Int(pixel[1])] : 255
             }
         case .rgb:
             for i in 0..<count {
-                let pixel = samples + i * channels, o = out + i * 4
+                let pixel = samples + i * channels
+                let o = out + i * 4
                 o[0] = eightBit[Int(pixel[0])]
                 o[1] = eightBit[Int(pixel[1])]
                 o[2] = eightBit[Int(pixel[2])]
@@ -196,7 +223,8 @@ struct TIFFRowConverter {
             }
         case .cmyk:
             for i in 0..<count {
-                let pixel = samples + i * channels, o = out + i * 4
+                let pixel = samples + i * channels
+                let o = out + i * 4
                 let k = 255 - Int(eightBit[Int(pixel[3])])
                 for c in 0..<3 { o[c] = UInt8(((255 - Int(eightBit[Int(pixel[c])])) * k + 127) / 255) }
                 o[3] = hasAlpha ? eightBit[Int(pixel[4])] : 255
@@ -204,9 +232,12 @@ struct TIFFRowConverter {
         case .palette(let table):
             table.withUnsafeBufferPointer { table in
                 for i in 0..<count {
-                    let pixel = samples + i * channels, o = out + i * 4
+                    let pixel = samples + i * channels
+                    let o = out + i * 4
                     let entry = table.baseAddress! + Int(pixel[0]) * 4
-                    o[0] = entry[0]; o[1] = entry[1]; o[2] = entry[2]
+                    o[0] = entry[0]
+                    o[1] = entry[1]
+                    o[2] = entry[2]
                     o[3] = hasAlpha ? eightBit[Int(pixel[1])] : entry[3]
                 }
             }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CWebP
 import Foundation
 
@@ -39,16 +42,19 @@ enum WebPCodec {
         var features = WebPBitstreamFeatures()
         let status = WebPGetFeatures(input, bytes.count, &features)
         guard status == VP8_STATUS_OK else { throw error(status, bytes: bytes) }
-        let orientation = metadataChunk(bytes, "EXIF", flag: 0x08) {
-            EXIFReader.orientation(tiff: $0, maxByteCount: options.maxEXIFByteCount)
-        } ?? .up
+        let orientation =
+            metadataChunk(bytes, "EXIF", flag: 0x08) {
+                EXIFReader.orientation(tiff: $0, maxByteCount: options.maxEXIFByteCount)
+            } ?? .up
         var image: DecodedImage
         if features.has_animation != 0 {
-            image = try decodeAnimation(bytes, features: features, orientation: orientation, options: options,
-                                        target: target)
+            image = try decodeAnimation(
+                bytes, features: features, orientation: orientation, options: options,
+                target: target)
         } else {
-            image = try decodeStill(bytes, features: features, orientation: orientation, options: options,
-                                    target: target)
+            image = try decodeStill(
+                bytes, features: features, orientation: orientation, options: options,
+                target: target)
             image.applyOrientation(orientation)
         }
         if let profile = metadataChunk(bytes, "ICCP", flag: 0x20, { Data($0) }) { image.colorSpace = .icc(profile) }
@@ -59,13 +65,15 @@ enum WebPCodec {
         _ bytes: UnsafeRawBufferPointer, features: WebPBitstreamFeatures, orientation: ImageOrientation,
         options: ImageCreatingOptions, target decodingTarget: DecodingTarget?
     ) throws -> DecodedImage {
-        let width = Int(features.width), height = Int(features.height)
+        let width = Int(features.width)
+        let height = Int(features.height)
         try DecodingLimits(options, format: format).check(width: width, height: height)
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw corrupted("libwebp version mismatch") }
         // Lossy frames filter in a second thread while the next rows decode (as libvips asks).
         config.options.use_threads = 1
-        let target = decodingTarget?.fit(storedWidth: width, height: height, orientation: orientation)
+        let target =
+            decodingTarget?.fit(storedWidth: width, height: height, orientation: orientation)
             ?? (width: width, height: height)
         if target != (width, height) {
             config.options.use_scaling = 1
@@ -84,8 +92,9 @@ enum WebPCodec {
             WebPFreeDecBuffer(&config.output)
         }
         guard status == VP8_STATUS_OK else { throw error(status, bytes: bytes) }
-        return DecodedImage(width: target.width, height: target.height, frames: [ImageFrame(pixels: pixels)],
-                            hasAlpha: features.has_alpha != 0)
+        return DecodedImage(
+            width: target.width, height: target.height, frames: [ImageFrame(pixels: pixels)],
+            hasAlpha: features.has_alpha != 0)
     }
 
     /// An animation: its frame table read by the demuxer (no pixel decoded), the first frame
@@ -97,7 +106,8 @@ enum WebPCodec {
         // libwebp allocates the whole canvas when the decoder is made: check its size (from the
         // VP8X header) first.
         let limits = DecodingLimits(options, format: format)
-        let width = Int(features.width), height = Int(features.height)
+        let width = Int(features.width)
+        let height = Int(features.height)
         try limits.check(width: width, height: height)
         let (durations, loopCount) = try frameTable(bytes)
         let frames = options.onlyFirstFrame ? [durations[0]] : durations
@@ -106,7 +116,8 @@ enum WebPCodec {
         return try OnDemandAnimation.decodedImage(
             canvasWidth: width, canvasHeight: height, durations: frames, loopCount: loopCount, hasAlpha: true,
             orientation: orientation, target: target, preloadAll: options.preloadAll,
-            limits: limits) { try WebPFrameReader(data: data) }
+            limits: limits
+        ) { try WebPFrameReader(data: data) }
     }
 
     /// Every frame's duration and the loop count, from the demuxer's frame table.
@@ -210,7 +221,8 @@ enum WebPCodec {
         }
         var output = WebPData()
         guard WebPAnimEncoderAdd(encoder, nil, timestamp, nil) != 0,
-              WebPAnimEncoderAssemble(encoder, &output) != 0 else {
+            WebPAnimEncoderAssemble(encoder, &output) != 0
+        else {
             throw encodingFailure(String(cString: WebPAnimEncoderGetError(encoder)))
         }
         defer { WebPDataClear(&output) }

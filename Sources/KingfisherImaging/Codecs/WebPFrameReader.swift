@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CWebP
 import Foundation
 
@@ -26,7 +29,8 @@ final class WebPFrameReader: AnimationFrameReader {
         options.use_threads = 1
         guard let decoder = WebPAnimDecoderNew(&webp, &options) else {
             bytes.deallocate()
-            throw WebPFrameReader.isTruncated(data) ? ImageCodingError.truncatedData(format: Self.format)
+            throw WebPFrameReader.isTruncated(data)
+                ? ImageCodingError.truncatedData(format: Self.format)
                 : .corruptedData(format: Self.format, detail: "invalid animation")
         }
         guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {

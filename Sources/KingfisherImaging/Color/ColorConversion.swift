@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CLCMS2
 import Foundation
 
@@ -82,16 +85,18 @@ enum ColorConversion {
     /// needed (the profile is sRGB) or possible (it is broken or of another colour space).
     static func transform(icc: Data, input: LCMSTransform.Input) -> (any PixelColorTransform)? {
         let key = Key(icc: [UInt8](icc), input: input)
-        let cached = transforms.withLock { $0[key] } ?? {
-            let made = make(key)
-            transforms.withLock { cache in
-                // Dropping everything at the limit is simpler than LRU order and, with 32 slots
-                // for a handful of real-world profiles, almost never happens.
-                if cache.count >= capacity { cache.removeAll() }
-                cache[key] = made
-            }
-            return made
-        }()
+        let cached =
+            transforms.withLock { $0[key] }
+            ?? {
+                let made = make(key)
+                transforms.withLock { cache in
+                    // Dropping everything at the limit is simpler than LRU order and, with 32 slots
+                    // for a handful of real-world profiles, almost never happens.
+                    if cache.count >= capacity { cache.removeAll() }
+                    cache[key] = made
+                }
+                return made
+            }()
         if case .transform(let transform) = cached { return transform }
         return nil
     }
@@ -99,7 +104,8 @@ enum ColorConversion {
     private static func make(_ key: Key) -> Cached {
         guard let profile = LittleCMS.openProfile(Data(key.icc)) else { return .unusable }
         if key.input == .rgba, cmsIsCLUT(profile.handle, cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(LCMS_USED_AS_INPUT)) == 0,
-           let matrixShaper = MatrixShaperTransform(profile) {
+            let matrixShaper = MatrixShaperTransform(profile)
+        {
             return matrixShaper.isIdentity ? .identity : .transform(matrixShaper)
         }
         return LCMSTransform(profile, input: key.input).map { .transform($0) } ?? .unusable

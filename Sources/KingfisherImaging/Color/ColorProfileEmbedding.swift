@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CDeflate
 import CWebP
 import Foundation
@@ -40,7 +43,9 @@ enum ColorProfileEmbedding {
         let signature = Array("ICC_PROFILE\0".utf8)
         // A segment holds at most 65 533 bytes after its length field: 14 go to the header.
         let chunkSize = 65_519
-        let chunks = stride(from: 0, to: icc.count, by: chunkSize).map { icc[(icc.startIndex + $0)..<(icc.startIndex + min(icc.count, $0 + chunkSize))] }
+        let chunks = stride(from: 0, to: icc.count, by: chunkSize).map {
+            icc[(icc.startIndex + $0)..<(icc.startIndex + min(icc.count, $0 + chunkSize))]
+        }
         var segments: [UInt8] = []
         for (index, chunk) in chunks.enumerated() {
             segments += [0xFF, 0xE2] + bigEndian(UInt16(2 + 14 + chunk.count)).suffix(2)

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CLCMS2
 import Foundation
 
@@ -35,8 +38,10 @@ final class LCMSTransform: PixelColorTransform, @unchecked Sendable {
             guard profile.colorSpace == cmsSigCmykData else { return nil }
             inputFormat = inverted ? KF_TYPE_CMYK_8_REV : KF_TYPE_CMYK_8
         }
-        guard let handle = cmsCreateTransformTHR(LittleCMS.context, profile.handle, inputFormat, srgb.handle,
-                                                 KF_TYPE_RGBA_8, cmsUInt32Number(intent), flags)
+        guard
+            let handle = cmsCreateTransformTHR(
+                LittleCMS.context, profile.handle, inputFormat, srgb.handle,
+                KF_TYPE_RGBA_8, cmsUInt32Number(intent), flags)
         else { return nil }
         self.handle = handle
         self.input = input

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CLCMS2
 import Foundation
 
@@ -55,13 +58,15 @@ struct MatrixShaperTransform: PixelColorTransform {
         guard cmsIsMatrixShaper(handle) != 0 else { return nil }
         let srgb = LittleCMS.sRGB()
         guard let toSRGB = withExtendedLifetime(srgb, { Self.colorants(of: srgb.handle).flatMap(Self.inverse) }),
-              let encoding = Self.sharedEncoding else { return nil }
-        let curves: [[Double]], matrix: [Double]
+            let encoding = Self.sharedEncoding
+        else { return nil }
+        let curves: [[Double]]
+        let matrix: [Double]
         switch profile.colorSpace {
         case cmsSigRgbData:
             guard let colorants = Self.colorants(of: handle),
-                  let r = Self.curve(handle, cmsSigRedTRCTag), let g = Self.curve(handle, cmsSigGreenTRCTag),
-                  let b = Self.curve(handle, cmsSigBlueTRCTag)
+                let r = Self.curve(handle, cmsSigRedTRCTag), let g = Self.curve(handle, cmsSigGreenTRCTag),
+                let b = Self.curve(handle, cmsSigBlueTRCTag)
             else { return nil }
             curves = [Self.table(r), Self.table(g), Self.table(b)]
             matrix = Self.product(toSRGB, colorants)
@@ -78,7 +83,8 @@ struct MatrixShaperTransform: PixelColorTransform {
         let unit = Double(Self.unit)
         for row in 0..<3 {
             let terms = (0..<3).map { matrix[row * 3 + $0] * unit }
-            let low = terms.reduce(0) { $0 + min($1, 0) }, high = terms.reduce(0) { $0 + max($1, 0) }
+            let low = terms.reduce(0) { $0 + min($1, 0) }
+            let high = terms.reduce(0) { $0 + max($1, 0) }
             guard Double(Self.bias) + low >= 0, Double(Self.bias) + high + 3 < Double(Self.encodingCount) else { return nil }
         }
         contributions = (0..<3).flatMap { channel in
@@ -93,7 +99,8 @@ struct MatrixShaperTransform: PixelColorTransform {
         self.encoding = encoding
         let identity: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
         let bias = Int(Self.bias)
-        isIdentity = zip(matrix, identity).allSatisfy { abs($0 - $1) < 0.002 }
+        isIdentity =
+            zip(matrix, identity).allSatisfy { abs($0 - $1) < 0.002 }
             && curves.allSatisfy { table in
                 table.indices.allSatisfy { Int(encoding[bias + Int(table[$0] * unit + 0.5)]) == $0 }
             }
@@ -102,7 +109,8 @@ struct MatrixShaperTransform: PixelColorTransform {
     func convert(_ pixels: UnsafeMutablePointer<UInt8>, count: Int) {
         contributions.withUnsafeBufferPointer { table in
             encoding.withUnsafeBufferPointer { encoding in
-                let t = table.baseAddress!, e = encoding.baseAddress!
+                let t = table.baseAddress!
+                let e = encoding.baseAddress!
                 let bits = Int64(Self.fieldBits)
                 // The field's value is below encodingCount (checked when the transform was made);
                 // masking to the table's size keeps every index in bounds regardless. The table
@@ -138,14 +146,17 @@ struct MatrixShaperTransform: PixelColorTransform {
             guard let xyz = cmsReadTag(profile, tag)?.assumingMemoryBound(to: cmsCIEXYZ.self) else { return nil }
             columns.append(xyz.pointee)
         }
-        return [columns[0].X, columns[1].X, columns[2].X,
-                columns[0].Y, columns[1].Y, columns[2].Y,
-                columns[0].Z, columns[1].Z, columns[2].Z]
+        return [
+            columns[0].X, columns[1].X, columns[2].X,
+            columns[0].Y, columns[1].Y, columns[2].Y,
+            columns[0].Z, columns[1].Z, columns[2].Z,
+        ]
     }
 
     private static func product(_ a: [Double], _ b: [Double]) -> [Double] {
         (0..<9).map { index in
-            let row = index / 3, column = index % 3
+            let row = index / 3
+            let column = index % 3
             return (0..<3).reduce(0) { $0 + a[row * 3 + $1] * b[$1 * 3 + column] }
         }
     }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Converts pixels to sRGB: RGBA8 in place (alpha untouched), or CMYK8 to opaque RGBA8 in place.
@@ -14,7 +17,8 @@ extension PixelColorTransform {
         let chunk = 1 << 16
         let chunks = (count + chunk - 1) / chunk
         ParallelRows.forEach(chunks, bytes: count * 4) { range in
-            let start = range.lowerBound * chunk, end = min(count, range.upperBound * chunk)
+            let start = range.lowerBound * chunk
+            let end = min(count, range.upperBound * chunk)
             convert(pixels + start * 4, count: end - start)
         }
     }

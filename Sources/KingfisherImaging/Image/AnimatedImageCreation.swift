@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 extension KingfisherWrapper where Base: KingfisherImage {
@@ -29,15 +32,18 @@ extension KingfisherWrapper where Base: KingfisherImage {
     /// once with `options.preloadAll`; only the first with `options.onlyFirstFrame`. Its size is
     /// the first frame's (or `baseImage`'s, which then stands as the first frame), and frames of
     /// another size are refused when asked for. `nil` when the first frame cannot be made.
-    public static func animatedImage(source: any ImageFrameSource, options: ImageCreatingOptions,
-                                     baseImage: KFCrossPlatformImage? = nil) -> KFCrossPlatformImage? {
+    public static func animatedImage(
+        source: any ImageFrameSource, options: ImageCreatingOptions,
+        baseImage: KFCrossPlatformImage? = nil
+    ) -> KFCrossPlatformImage? {
         guard let first = baseImage ?? source.frame(at: 0), source.frameCount > 0 else { return nil }
         let firstFrame = ImageFrame(pixels: first.pixels, duration: source.duration(at: 0))
         let format = source.data?.kf.imageFileFormat ?? .unknown
         if options.onlyFirstFrame || source.frameCount == 1 {
-            return KingfisherImage(width: first.pixelWidth, height: first.pixelHeight, frames: [firstFrame], scale: options.scale,
-                                   format: format, originalData: source.data, hasAlpha: first.hasAlpha,
-                                   colorProfile: first.colorProfile)
+            return KingfisherImage(
+                width: first.pixelWidth, height: first.pixelHeight, frames: [firstFrame], scale: options.scale,
+                format: format, originalData: source.data, hasAlpha: first.hasAlpha,
+                colorProfile: first.colorProfile)
         }
         let frames = FrameSourceFrames(source: source, width: first.pixelWidth, height: first.pixelHeight)
         let held: any AnimationFrames
@@ -51,8 +57,9 @@ extension KingfisherWrapper where Base: KingfisherImage {
         } else {
             held = frames
         }
-        return KingfisherImage(width: first.pixelWidth, height: first.pixelHeight, firstFrame: firstFrame, source: held,
-                               scale: options.scale, loopCount: 0, format: format, originalData: source.data,
-                               hasAlpha: true, exifOrientation: 1, colorProfile: first.colorProfile)
+        return KingfisherImage(
+            width: first.pixelWidth, height: first.pixelHeight, firstFrame: firstFrame, source: held,
+            scale: options.scale, loopCount: 0, format: format, originalData: source.data,
+            hasAlpha: true, exifOrientation: 1, colorProfile: first.colorProfile)
     }
 }

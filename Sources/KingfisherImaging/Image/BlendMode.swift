@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// How a source image is combined with what is under it, with Core Graphics' raw values (which
 /// Kingfisher's `BlendImageProcessor` identifier contains). Named `CGBlendMode` so code written
 /// against Kingfisher compiles unchanged; on Linux it is this library's own type.
@@ -6,7 +9,8 @@
 /// Compositing and Blending specification (source-over compositing); `clear` … `plusLighter`
 /// are the Porter-Duff operators.
 public enum CGBlendMode: Int32, Sendable, CaseIterable {
-    case normal = 0, multiply, screen, overlay, darken, lighten, colorDodge, colorBurn, softLight, hardLight
+    case normal = 0
+    case multiply, screen, overlay, darken, lighten, colorDodge, colorBurn, softLight, hardLight
     case difference, exclusion, hue, saturation, color, luminosity
     case clear, copy, sourceIn, sourceOut, sourceAtop, destinationOver, destinationIn, destinationOut
     case destinationAtop, xor, plusDarker, plusLighter

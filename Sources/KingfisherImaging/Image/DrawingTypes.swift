@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Which corners of a rectangle are rounded.
@@ -72,8 +75,10 @@ public struct Border: Sendable, Hashable {
     public var roundingCorners: RectCorner
 
     /// Creates a border; every parameter defaults as documented on its property.
-    public init(color: KFCrossPlatformColor = .black, lineWidth: CGFloat = 4, radius: Radius = .point(0),
-                roundingCorners: RectCorner = .all) {
+    public init(
+        color: KFCrossPlatformColor = .black, lineWidth: CGFloat = 4, radius: Radius = .point(0),
+        roundingCorners: RectCorner = .all
+    ) {
         self.color = color
         self.lineWidth = lineWidth
         self.radius = radius

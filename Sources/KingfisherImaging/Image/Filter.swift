@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Kingfisher's filter transform. Kingfisher's takes and returns a Core Image `CIImage`; there is
@@ -61,8 +64,9 @@ public struct Filter: Sendable {
     /// Adjusts brightness, contrast, saturation and exposure, as Kingfisher's.
     public static let colorControl: @Sendable (ColorElement) -> Filter = { element in
         Filter {
-            $0.kf.adjusted(brightness: element.brightness, contrast: element.contrast,
-                           saturation: element.saturation, inputEV: element.inputEV)
+            $0.kf.adjusted(
+                brightness: element.brightness, contrast: element.contrast,
+                saturation: element.saturation, inputEV: element.inputEV)
         }
     }
 }

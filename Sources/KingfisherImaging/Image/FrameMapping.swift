@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 extension KingfisherImage {
@@ -16,15 +19,18 @@ extension KingfisherImage {
         let first = ImageFrame(pixels: transform(pixels), duration: frameSource.duration(at: 0))
         let source: any AnimationFrames
         if let stored = frameSource as? StoredFrames {
-            source = StoredFrames(frames: [first] + stored.frames.dropFirst().map {
-                ImageFrame(pixels: transform($0.pixels), duration: $0.duration)
-            })
+            source = StoredFrames(
+                frames: [first]
+                    + stored.frames.dropFirst().map {
+                        ImageFrame(pixels: transform($0.pixels), duration: $0.duration)
+                    })
         } else {
             source = MappedFrames(frameSource, first: first.pixels, transform: transform)
         }
-        return KingfisherImage(width: width, height: height, firstFrame: first, source: source, scale: scale,
-                               loopCount: loopCount, format: format, originalData: nil,
-                               hasAlpha: hasAlpha ?? self.hasAlpha, exifOrientation: exifOrientation,
-                               colorProfile: colorProfile)
+        return KingfisherImage(
+            width: width, height: height, firstFrame: first, source: source, scale: scale,
+            loopCount: loopCount, format: format, originalData: nil,
+            hasAlpha: hasAlpha ?? self.hasAlpha, exifOrientation: exifOrientation,
+            colorProfile: colorProfile)
     }
 }

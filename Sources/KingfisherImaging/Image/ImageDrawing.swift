@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Kingfisher's `image.kf` drawing helpers. Sizes are in points at the image's scale; every
@@ -49,13 +52,15 @@ extension KingfisherWrapper where Base: KingfisherImage {
         let height = min(base.pixelHeight - y, Int((rect.height * base.scale).rounded()))
         guard width > 0, height > 0 else { return base }
         if width == base.pixelWidth && height == base.pixelHeight { return base }
-        let sourceRowBytes = base.pixelWidth * 4, rowBytes = width * 4
+        let sourceRowBytes = base.pixelWidth * 4
+        let rowBytes = width * 4
         return base.mappingFrames(width: width, height: height) { pixels in
             PixelBuffer.make(count: rowBytes * height) { out in
                 pixels.withUnsafeBufferPointer { source in
                     for row in 0..<height {
-                        (out + row * rowBytes).update(from: source.baseAddress! + (y + row) * sourceRowBytes + x * 4,
-                                                      count: rowBytes)
+                        (out + row * rowBytes).update(
+                            from: source.baseAddress! + (y + row) * sourceRowBytes + x * 4,
+                            count: rowBytes)
                     }
                 }
             }
@@ -76,8 +81,9 @@ extension KingfisherWrapper where Base: KingfisherImage {
         let boxSize = width % 2 == 0 ? width + 1 : width
         let passes = radius < 0.5 ? 1 : (radius < 1.5 ? 2 : 3)
         return base.mappingFrames(width: base.pixelWidth, height: base.pixelHeight) {
-            BoxBlur.blur($0, width: base.pixelWidth, height: base.pixelHeight, boxSize: boxSize,
-                         passes: passes, hasAlpha: base.hasAlpha)
+            BoxBlur.blur(
+                $0, width: base.pixelWidth, height: base.pixelHeight, boxSize: boxSize,
+                passes: passes, hasAlpha: base.hasAlpha)
         }
     }
 
@@ -85,24 +91,30 @@ extension KingfisherWrapper where Base: KingfisherImage {
 
     /// The image drawn into `size` points with `corners` rounded by `radius` (anti-aliased) and
     /// `backgroundColor` (default none: transparent) behind it.
-    public func image(withRadius radius: Radius, fit size: CGSize, roundingCorners corners: RectCorner = .all,
-                      backgroundColor: KFCrossPlatformColor? = nil) -> KFCrossPlatformImage {
+    public func image(
+        withRadius radius: Radius, fit size: CGSize, roundingCorners corners: RectCorner = .all,
+        backgroundColor: KFCrossPlatformColor? = nil
+    ) -> KFCrossPlatformImage {
         let resized = resize(to: size)
-        let width = resized.pixelWidth, height = resized.pixelHeight
+        let width = resized.pixelWidth
+        let height = resized.pixelHeight
         let radiusPixels = Float(radius.compute(with: size) * resized.scale)
         let shape = RoundedRectCoverage(width: width, height: height, radius: radiusPixels, corners: corners)
         let opaqueBackground = backgroundColor.map { $0.alpha >= 1 } ?? false
         return resized.mappingFrames(width: width, height: height, hasAlpha: !opaqueBackground) { pixels in
-            let drawn = backgroundColor.map {
-                Compositing.draw(.pixels(pixels), over: .color($0), mode: .normal, count: width * height)
-            } ?? pixels
+            let drawn =
+                backgroundColor.map {
+                    Compositing.draw(.pixels(pixels), over: .color($0), mode: .normal, count: width * height)
+                } ?? pixels
             return Masking.apply(shape, to: drawn, width: width, height: height, background: backgroundColor)
         }
     }
 
     /// Same as ``image(withRadius:fit:roundingCorners:backgroundColor:)`` with `.point(radius)`.
-    public func image(withRoundRadius radius: CGFloat, fit size: CGSize, roundingCorners corners: RectCorner = .all,
-                      backgroundColor: KFCrossPlatformColor? = nil) -> KFCrossPlatformImage {
+    public func image(
+        withRoundRadius radius: CGFloat, fit size: CGSize, roundingCorners corners: RectCorner = .all,
+        backgroundColor: KFCrossPlatformColor? = nil
+    ) -> KFCrossPlatformImage {
         image(withRadius: .point(radius), fit: size, roundingCorners: corners, backgroundColor: backgroundColor)
     }
 
@@ -110,13 +122,15 @@ extension KingfisherWrapper where Base: KingfisherImage {
 
     /// The image with `border` stroked inside its edges.
     public func addingBorder(_ border: Border) -> KFCrossPlatformImage {
-        let width = base.pixelWidth, height = base.pixelHeight
+        let width = base.pixelWidth
+        let height = base.pixelHeight
         let lineWidth = Float(border.lineWidth * base.scale)
         guard lineWidth > 0 else { return base }
         let outerRadius = Float(border.radius.compute(with: size) * base.scale)
         let outer = RoundedRectCoverage(width: width, height: height, radius: outerRadius, corners: border.roundingCorners)
-        let inner = RoundedRectCoverage(width: width, height: height, inset: lineWidth,
-                                        radius: outerRadius - lineWidth, corners: border.roundingCorners)
+        let inner = RoundedRectCoverage(
+            width: width, height: height, inset: lineWidth,
+            radius: outerRadius - lineWidth, corners: border.roundingCorners)
         return base.mappingFrames(width: width, height: height) { pixels in
             Masking.stroke(outer: outer, inner: inner, color: border.color, over: pixels, width: width, height: height)
         }
@@ -148,20 +162,24 @@ extension KingfisherWrapper where Base: KingfisherImage {
     /// around mid-gray (1 = none), `saturation` (1 = none, 0 = gray), `inputEV` stops of
     /// exposure (0 = none), computed in linear light as Core Image does.
     public func adjusted(brightness: CGFloat, contrast: CGFloat, saturation: CGFloat, inputEV: CGFloat) -> KFCrossPlatformImage {
-        let adjustment = ColorAdjustment(brightness: Float(brightness), contrast: Float(contrast),
-                                         saturation: Float(saturation), exposure: Float(inputEV))
+        let adjustment = ColorAdjustment(
+            brightness: Float(brightness), contrast: Float(contrast),
+            saturation: Float(saturation), exposure: Float(inputEV))
         return base.mappingFrames(width: base.pixelWidth, height: base.pixelHeight) { adjustment.apply($0) }
     }
 
     /// The image drawn with `blendMode` and opacity `alpha` (default 1) over `backgroundColor`
     /// (default none: a transparent backdrop).
-    public func image(withBlendMode blendMode: CGBlendMode, alpha: CGFloat = 1.0,
-                      backgroundColor: KFCrossPlatformColor? = nil) -> KFCrossPlatformImage {
+    public func image(
+        withBlendMode blendMode: CGBlendMode, alpha: CGFloat = 1.0,
+        backgroundColor: KFCrossPlatformColor? = nil
+    ) -> KFCrossPlatformImage {
         let count = base.pixelWidth * base.pixelHeight
         let opacity = Float(min(max(alpha, 0), 1))
         return base.mappingFrames(width: base.pixelWidth, height: base.pixelHeight, hasAlpha: true) {
-            Compositing.draw(.pixels($0), over: .color(backgroundColor ?? .clear), mode: blendMode,
-                             alpha: opacity, count: count)
+            Compositing.draw(
+                .pixels($0), over: .color(backgroundColor ?? .clear), mode: blendMode,
+                alpha: opacity, count: count)
         }
     }
 }

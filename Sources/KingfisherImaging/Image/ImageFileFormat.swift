@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// The format of an encoded image, recognised from its leading "magic" bytes: every format this
@@ -101,7 +104,8 @@ public enum ImageFileFormat: String, Sendable, CaseIterable, CustomStringConvert
         if count >= 6, b[0...3] == [0, 0, 1, 0], b[4] | b[5] != 0 { return .ICO }
         // "BM", then a DIB header size that some version of BITMAPINFOHEADER uses.
         if count >= 18, b[0] == 0x42, b[1] == 0x4D,
-           [12, 40, 52, 56, 64, 108, 124].contains(Int(b[14]) | Int(b[15]) << 8) && b[16] == 0 && b[17] == 0 {
+            [12, 40, 52, 56, 64, 108, 124].contains(Int(b[14]) | Int(b[15]) << 8) && b[16] == 0 && b[17] == 0
+        {
             return .BMP
         }
         guard count >= 8 else { return .unknown }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// The frames of an animation, made when they are asked for, as Kingfisher's `ImageFrameSource`.
@@ -38,8 +41,9 @@ struct KingfisherImageFrames: ImageFrameSource {
 
     func frame(at index: Int, maxSize: CGSize?) -> KFCrossPlatformImage? {
         guard (0..<image.frameCount).contains(index), let frame = try? image.frame(at: index) else { return nil }
-        let still = KingfisherImage(width: image.pixelWidth, height: image.pixelHeight, frames: [frame], scale: image.scale,
-                                    hasAlpha: image.hasAlpha, colorProfile: image.colorProfile)
+        let still = KingfisherImage(
+            width: image.pixelWidth, height: image.pixelHeight, frames: [frame], scale: image.scale,
+            hasAlpha: image.hasAlpha, colorProfile: image.colorProfile)
         guard let maxSize else { return still }
         return still.resized(toFit: max(1, Int(max(maxSize.width, maxSize.height))))
     }

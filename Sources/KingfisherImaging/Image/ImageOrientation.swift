@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// EXIF orientation values (TIFF tag 0x0112): how the stored pixels must be transformed to
 /// be upright. The raw values 1-8 are the EXIF ones.
 public enum ImageOrientation: Int, Sendable, CaseIterable {
@@ -27,7 +30,8 @@ public enum ImageOrientation: Int, Sendable, CaseIterable {
         if self == .up { return (pixels, width, height) }
         let (outWidth, outHeight) = swapsDimensions ? (height, width) : (width, height)
         // The source pixel of destination (dx, dy) is start + dx * stepX + dy * stepY.
-        let w = width, h = height
+        let w = width
+        let h = height
         let (start, stepX, stepY): (Int, Int, Int)
         switch self {
         case .up: (start, stepX, stepY) = (0, 1, w)

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 extension KingfisherImage {
@@ -81,7 +84,8 @@ extension KingfisherWrapper where Base: KingfisherImage {
     /// Data of the image in any format this library encodes: `.unknown` gives PNG; for WebP and
     /// AVIF, a quality of 1.0 (the default) means lossless. `nil` on failure.
     public func data(fileFormat: ImageFileFormat, compressionQuality: CGFloat = 1.0) -> Data? {
-        try? base.encoded(as: fileFormat, compressionQuality: compressionQuality,
-                          lossless: [.WebP, .AVIF].contains(fileFormat) && compressionQuality >= 1.0)
+        try? base.encoded(
+            as: fileFormat, compressionQuality: compressionQuality,
+            lossless: [.WebP, .AVIF].contains(fileFormat) && compressionQuality >= 1.0)
     }
 }

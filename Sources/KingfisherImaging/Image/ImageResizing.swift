@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 extension KingfisherImage {
     /// Returns the image resampled (Lanczos-3, alpha-weighted) so that its longest side is at
     /// most `maxPixelSize` pixels, aspect ratio kept; the image itself when it already fits.

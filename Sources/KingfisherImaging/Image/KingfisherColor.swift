@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// The platform colour type. On Apple platforms Kingfisher uses `UIColor` / `NSColor`; on Linux
@@ -64,8 +67,10 @@ public struct KingfisherColor: Sendable, Hashable, CustomStringConvertible {
 
     /// The components as bytes, rounded.
     var rgba8: (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
-        (UInt8((red * 255).rounded()), UInt8((green * 255).rounded()), UInt8((blue * 255).rounded()),
-         UInt8((alpha * 255).rounded()))
+        (
+            UInt8((red * 255).rounded()), UInt8((green * 255).rounded()), UInt8((blue * 255).rounded()),
+            UInt8((alpha * 255).rounded())
+        )
     }
 
     /// Opaque black.

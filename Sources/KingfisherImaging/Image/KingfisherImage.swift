@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// The platform image type. On Apple platforms Kingfisher uses `UIImage` / `NSImage`; on Linux it
@@ -95,11 +98,13 @@ public final class KingfisherImage: Sendable {
         colorProfile: ColorProfile? = nil
     ) {
         precondition(!frames.isEmpty, "An image needs at least one frame.")
-        precondition(frames.allSatisfy { $0.pixels.count == width * height * 4 },
-                     "Every frame must hold width * height * 4 bytes.")
-        self.init(width: width, height: height, firstFrame: frames[0], source: StoredFrames(frames: frames),
-                  scale: scale, loopCount: loopCount, format: format, originalData: originalData,
-                  hasAlpha: hasAlpha, exifOrientation: exifOrientation, colorProfile: colorProfile)
+        precondition(
+            frames.allSatisfy { $0.pixels.count == width * height * 4 },
+            "Every frame must hold width * height * 4 bytes.")
+        self.init(
+            width: width, height: height, firstFrame: frames[0], source: StoredFrames(frames: frames),
+            scale: scale, loopCount: loopCount, format: format, originalData: originalData,
+            hasAlpha: hasAlpha, exifOrientation: exifOrientation, colorProfile: colorProfile)
     }
 
     /// Creates an image whose frames come from `source`; `firstFrame` is its frame 0.
@@ -188,10 +193,15 @@ public final class KingfisherImage: Sendable {
 
     /// Returns a copy of this image with a different ``scale``, sharing the pixel storage.
     public func withScale(_ newScale: CGFloat) -> KingfisherImage {
-        KingfisherImage(width: pixelWidth, height: pixelHeight, firstFrame: firstFrame, source: frameSource,
-                        scale: newScale, loopCount: loopCount, format: format, originalData: originalData,
-                        hasAlpha: hasAlpha, exifOrientation: exifOrientation, colorProfile: colorProfile,
-                        creatingOptions: creatingOptions.map { var options = $0; options.scale = newScale; return options })
+        KingfisherImage(
+            width: pixelWidth, height: pixelHeight, firstFrame: firstFrame, source: frameSource,
+            scale: newScale, loopCount: loopCount, format: format, originalData: originalData,
+            hasAlpha: hasAlpha, exifOrientation: exifOrientation, colorProfile: colorProfile,
+            creatingOptions: creatingOptions.map {
+                var options = $0
+                options.scale = newScale
+                return options
+            })
     }
 }
 

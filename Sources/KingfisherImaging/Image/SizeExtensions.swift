@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 extension KingfisherWrapper where Base == CGSize {
@@ -32,9 +35,11 @@ extension KingfisherWrapper where Base == CGSize {
     /// The rectangle of `size` placed in `base` at `anchor` (each coordinate clamped to 0…1:
     /// (0, 0) top-left, (0.5, 0.5) centre, (1, 1) bottom-right), intersected with `base`.
     public func constrainedRect(for size: CGSize, anchor: CGPoint) -> CGRect {
-        let ax = min(max(anchor.x, 0), 1), ay = min(max(anchor.y, 0), 1)
-        let rect = CGRect(x: ax * base.width - ax * size.width, y: ay * base.height - ay * size.height,
-                          width: size.width, height: size.height)
+        let ax = min(max(anchor.x, 0), 1)
+        let ay = min(max(anchor.y, 0), 1)
+        let rect = CGRect(
+            x: ax * base.width - ax * size.width, y: ay * base.height - ay * size.height,
+            width: size.width, height: size.height)
         return CGRect(origin: .zero, size: base).intersection(rect)
     }
 

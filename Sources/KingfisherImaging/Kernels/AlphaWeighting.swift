@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// Conversion between straight and alpha-weighted (premultiplied) RGBA8.
 enum AlphaWeighting {
     /// Returns a copy of straight-alpha `pixels` with colour multiplied by alpha.
@@ -27,7 +30,9 @@ enum AlphaWeighting {
             while i < buffer.count {
                 let a = UInt32(p[i + 3])
                 if a == 0 {
-                    p[i] = 0; p[i + 1] = 0; p[i + 2] = 0
+                    p[i] = 0
+                    p[i + 1] = 0
+                    p[i + 2] = 0
                 } else if a != 255 {
                     p[i] = UInt8(min(255, (UInt32(p[i]) * 255 + a / 2) / a))
                     p[i + 1] = UInt8(min(255, (UInt32(p[i + 1]) * 255 + a / 2) / a))

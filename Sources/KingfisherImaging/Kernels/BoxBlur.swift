@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// Repeated box blur of RGBA8 pixels, edges extended: three passes approximate a Gaussian (as
 /// Kingfisher does with vImage, and the SVG specification describes). Each pass is a running sum,
 /// so its cost does not depend on the radius. Non-opaque images are blurred alpha-weighted.
@@ -28,7 +31,8 @@ enum BoxBlur {
         let last = width - 1
         src.withUnsafeBufferPointer { s in
             dst.withUnsafeMutableBufferPointer { d in
-                let source = s.baseAddress!, target = d.baseAddress!
+                let source = s.baseAddress!
+                let target = d.baseAddress!
                 ParallelRows.forEach(height, bytes: src.count) { rows in
                     for y in rows {
                         let row = source + y * width * 4
@@ -62,7 +66,8 @@ enum BoxBlur {
         let last = height - 1
         src.withUnsafeBufferPointer { s in
             dst.withUnsafeMutableBufferPointer { d in
-                let source = s.baseAddress!, target = d.baseAddress!
+                let source = s.baseAddress!
+                let target = d.baseAddress!
                 // Columns are independent: each chunk owns a band of bytes across all rows.
                 ParallelRows.forEach(rowBytes, bytes: src.count) { band in
                     let count = band.count
@@ -81,7 +86,8 @@ enum BoxBlur {
                             for j in 0..<count {
                                 out[j] = UInt8(truncatingIfNeeded: (sum[j] &* inverse &+ half) &>> shift)
                             }
-                            let incoming = row(y + radius + 1), outgoing = row(y - radius)
+                            let incoming = row(y + radius + 1)
+                            let outgoing = row(y - radius)
                             for j in 0..<count { sum[j] = sum[j] &+ UInt32(incoming[j]) &- UInt32(outgoing[j]) }
                         }
                     }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// Shrinks an image by an integer factor while its rows stream in, averaging each factor x
 /// factor block into RGBA8 (alpha-weighted, so transparent pixels lend no colour; edge blocks
 /// average the pixels they have). Rows are RGBA8, or for an opaque image also grey or RGB
@@ -50,7 +53,8 @@ struct BoxReducer {
 
     /// Adds the next source row (`width` pixels of `rowChannels` bytes).
     mutating func add(row: UnsafePointer<UInt8>) {
-        let factor = self.factor, width = self.width
+        let factor = self.factor
+        let width = self.width
         if hasAlpha {
             sums.withUnsafeMutableBufferPointer { sums in
                 Self.accumulate(row: row, width: width, factor: factor, into: sums.baseAddress!)
@@ -66,12 +70,18 @@ struct BoxReducer {
     }
 
     /// Sums each block of `factor` pixels of `row` into `sums`, colour times alpha.
-    private static func accumulate(row: UnsafePointer<UInt8>, width: Int, factor: Int,
-                                   into sums: UnsafeMutablePointer<UInt32>) {
-        var start = 0, sum = sums
+    private static func accumulate(
+        row: UnsafePointer<UInt8>, width: Int, factor: Int,
+        into sums: UnsafeMutablePointer<UInt32>
+    ) {
+        var start = 0
+        var sum = sums
         while start < width {
             let end = min(width, start + factor)
-            var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0, a: UInt32 = 0
+            var r: UInt32 = 0
+            var g: UInt32 = 0
+            var b: UInt32 = 0
+            var a: UInt32 = 0
             var pixel = row + start * 4
             for _ in start..<end {
                 let alpha = UInt32(pixel[3])
@@ -98,12 +108,16 @@ struct BoxReducer {
 
     /// Averages the column sums of an opaque image's block row.
     private mutating func emitOpaqueRow() {
-        let factor = self.factor, width = self.width, rows = UInt32(rowsInBlock), channels = rowChannels
+        let factor = self.factor
+        let width = self.width
+        let rows = UInt32(rowsInBlock)
+        let channels = rowChannels
         let base = outputRow * outputWidth * 4
         columnSums.withUnsafeMutableBufferPointer { columns in
             pixels.withUnsafeMutableBufferPointer { out in
                 for block in 0..<outputWidth {
-                    let start = block * factor, end = min(width, start + factor)
+                    let start = block * factor
+                    let end = min(width, start + factor)
                     let count = UInt32(end - start) * rows
                     var total = SIMD4<UInt32>(repeating: 0)
                     for x in start..<end {
@@ -112,8 +126,9 @@ struct BoxReducer {
                         case 1: total &+= SIMD4<UInt32>(repeating: UInt32(columns[j]))
                         case 3: total &+= SIMD4<UInt32>(UInt32(columns[j]), UInt32(columns[j + 1]), UInt32(columns[j + 2]), 0)
                         default:
-                            total &+= SIMD4<UInt32>(UInt32(columns[j]), UInt32(columns[j + 1]), UInt32(columns[j + 2]),
-                                                    UInt32(columns[j + 3]))
+                            total &+= SIMD4<UInt32>(
+                                UInt32(columns[j]), UInt32(columns[j + 1]), UInt32(columns[j + 2]),
+                                UInt32(columns[j + 3]))
                         }
                     }
                     let average = (total &+ count / 2) / count
@@ -130,14 +145,17 @@ struct BoxReducer {
 
     /// Turns the premultiplied block sums of an image with alpha into straight-alpha pixels.
     private mutating func emitWeightedRow() {
-        let factor = self.factor, width = self.width, rows = UInt32(rowsInBlock)
+        let factor = self.factor
+        let width = self.width
+        let rows = UInt32(rowsInBlock)
         let base = outputRow * outputWidth * 4
         sums.withUnsafeMutableBufferPointer { sums in
             pixels.withUnsafeMutableBufferPointer { out in
                 for block in 0..<outputWidth {
                     let columns = UInt32(min(width, (block + 1) * factor) - block * factor)
                     let count = columns * rows
-                    let sum = block * 4, o = base + block * 4
+                    let sum = block * 4
+                    let o = base + block * 4
                     let alphaSum = sums[sum + 3]
                     let half = alphaSum / 2
                     for c in 0..<3 {

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// Draws a source over a backdrop with a blend mode or Porter-Duff operator, per the W3C
 /// Compositing and Blending specification, in floating point on straight-alpha RGBA8 buffers.
 enum Compositing {
@@ -15,7 +18,8 @@ enum Compositing {
                 withPointer(backdrop) { dst in
                     ParallelRows.forEach(count, bytes: count * 4) { range in
                         for i in range {
-                            let s = load(src, i), b = load(dst, i)
+                            let s = load(src, i)
+                            let b = load(dst, i)
                             store(composite(s, b, mode: mode, alpha: alpha), to: out + i * 4)
                         }
                     }
@@ -56,49 +60,55 @@ enum Compositing {
     @inline(__always)
     static func store(_ value: SIMD4<Float>, to p: UnsafeMutablePointer<UInt8>) {
         let v = (value.clamped(lowerBound: .zero, upperBound: .one) * 255).rounded(.toNearestOrAwayFromZero)
-        p[0] = UInt8(v[0]); p[1] = UInt8(v[1]); p[2] = UInt8(v[2]); p[3] = UInt8(v[3])
+        p[0] = UInt8(v[0])
+        p[1] = UInt8(v[1])
+        p[2] = UInt8(v[2])
+        p[3] = UInt8(v[3])
     }
 
     /// One pixel: straight-alpha source `s` over straight-alpha backdrop `b`.
     static func composite(_ s: SIMD4<Float>, _ b: SIMD4<Float>, mode: CGBlendMode, alpha: Float) -> SIMD4<Float> {
-        let cs = SIMD3(s.x, s.y, s.z), cb = SIMD3(b.x, b.y, b.z)
-        let αs = s.w * alpha, αb = b.w
-        let premultipliedSource = cs * αs, premultipliedBackdrop = cb * αb
+        let cs = SIMD3(s.x, s.y, s.z)
+        let cb = SIMD3(b.x, b.y, b.z)
+        let alphaS = s.w * alpha
+        let alphaB = b.w
+        let premultipliedSource = cs * alphaS
+        let premultipliedBackdrop = cb * alphaB
         var result: SIMD3<Float>
-        var αo: Float
-        if let (fa, fb) = porterDuffFactors(mode, αs: αs, αb: αb) {
-            αo = fa * αs + fb * αb
+        var alphaO: Float
+        if let (fa, fb) = porterDuffFactors(mode, alphaS: alphaS, alphaB: alphaB) {
+            alphaO = fa * alphaS + fb * alphaB
             result = premultipliedSource * fa + premultipliedBackdrop * fb
         } else if mode == .plusLighter {
-            αo = min(1, αs + αb)
+            alphaO = min(1, alphaS + alphaB)
             result = (premultipliedSource + premultipliedBackdrop).clamped(lowerBound: .zero, upperBound: .one)
         } else if mode == .plusDarker {
-            αo = min(1, αs + αb)
+            alphaO = min(1, alphaS + alphaB)
             let ones = SIMD3<Float>(repeating: 1)
-            let inverse: SIMD3<Float> = (ones * αb - premultipliedBackdrop) + (ones * αs - premultipliedSource)
-            result = (ones * αo - inverse).clamped(lowerBound: .zero, upperBound: ones * αo)
+            let inverse: SIMD3<Float> = (ones * alphaB - premultipliedBackdrop) + (ones * alphaS - premultipliedSource)
+            result = (ones * alphaO - inverse).clamped(lowerBound: .zero, upperBound: ones * alphaO)
         } else {
-            // Source-over with a blend function: co = (1 - αb) cs + (1 - αs) cb + αs αb B(cb, cs).
-            αo = αs + αb * (1 - αs)
-            result = premultipliedSource * (1 - αb) + premultipliedBackdrop * (1 - αs) + blend(cb, cs, mode) * (αs * αb)
+            // Source-over with a blend function: co = (1 - alphaB) cs + (1 - alphaS) cb + alphaS alphaB B(cb, cs).
+            alphaO = alphaS + alphaB * (1 - alphaS)
+            result = premultipliedSource * (1 - alphaB) + premultipliedBackdrop * (1 - alphaS) + blend(cb, cs, mode) * (alphaS * alphaB)
         }
-        guard αo > 0 else { return .zero }
-        let straight = result / αo
-        return SIMD4(straight.x, straight.y, straight.z, αo)
+        guard alphaO > 0 else { return .zero }
+        let straight = result / alphaO
+        return SIMD4(straight.x, straight.y, straight.z, alphaO)
     }
 
-    private static func porterDuffFactors(_ mode: CGBlendMode, αs: Float, αb: Float) -> (Float, Float)? {
+    private static func porterDuffFactors(_ mode: CGBlendMode, alphaS: Float, alphaB: Float) -> (Float, Float)? {
         switch mode {
         case .clear: return (0, 0)
         case .copy: return (1, 0)
-        case .sourceIn: return (αb, 0)
-        case .sourceOut: return (1 - αb, 0)
-        case .sourceAtop: return (αb, 1 - αs)
-        case .destinationOver: return (1 - αb, 1)
-        case .destinationIn: return (0, αs)
-        case .destinationOut: return (0, 1 - αs)
-        case .destinationAtop: return (1 - αb, αs)
-        case .xor: return (1 - αb, 1 - αs)
+        case .sourceIn: return (alphaB, 0)
+        case .sourceOut: return (1 - alphaB, 0)
+        case .sourceAtop: return (alphaB, 1 - alphaS)
+        case .destinationOver: return (1 - alphaB, 1)
+        case .destinationIn: return (0, alphaS)
+        case .destinationOut: return (0, 1 - alphaS)
+        case .destinationAtop: return (1 - alphaB, alphaS)
+        case .xor: return (1 - alphaB, 1 - alphaS)
         default: return nil
         }
     }
@@ -155,7 +165,8 @@ enum Compositing {
 
     private static func clipColor(_ c: SIMD3<Float>) -> SIMD3<Float> {
         let l = luminosity(c)
-        let n = c.min(), x = c.max()
+        let n = c.min()
+        let x = c.max()
         var result = c
         if n < 0 { result = SIMD3(repeating: l) + (result - SIMD3(repeating: l)) * l / (l - n) }
         if x > 1 { result = SIMD3(repeating: l) + (result - SIMD3(repeating: l)) * (1 - l) / (x - l) }
@@ -169,7 +180,8 @@ enum Compositing {
     private static func saturation(_ c: SIMD3<Float>) -> Float { c.max() - c.min() }
 
     private static func setSaturation(_ c: SIMD3<Float>, _ s: Float) -> SIMD3<Float> {
-        let low = c.min(), high = c.max()
+        let low = c.min()
+        let high = c.max()
         guard high > low else { return .zero }
         return (c - SIMD3(repeating: low)) * s / (high - low)
     }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// How to fit an image into a downsampling target.
 enum DownsamplingTarget {
     /// The size an image of `width` x `height` gets when its longest side is reduced to

@@ -1,8 +1,13 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// Applies anti-aliased shapes (``RoundedRectCoverage``) to RGBA8 pixels.
 enum Masking {
     /// Keeps `pixels` where `shape` covers them; outside, `background` (or transparency).
-    static func apply(_ shape: RoundedRectCoverage, to pixels: [UInt8], width: Int, height: Int,
-                      background: KingfisherColor?) -> [UInt8] {
+    static func apply(
+        _ shape: RoundedRectCoverage, to pixels: [UInt8], width: Int, height: Int,
+        background: KingfisherColor?
+    ) -> [UInt8] {
         let bg = background.map { SIMD4<Float>(Float($0.red), Float($0.green), Float($0.blue), Float($0.alpha)) } ?? .zero
         return PixelBuffer.make(count: pixels.count) { out in
             pixels.withUnsafeBufferPointer { source in
@@ -13,7 +18,10 @@ enum Masking {
                             let i = (y * width + x) * 4
                             let coverage = shape.coverage(x: x, y: y)
                             if coverage >= 1 {
-                                out[i] = s[i]; out[i + 1] = s[i + 1]; out[i + 2] = s[i + 2]; out[i + 3] = s[i + 3]
+                                out[i] = s[i]
+                                out[i + 1] = s[i + 1]
+                                out[i + 2] = s[i + 2]
+                                out[i + 3] = s[i + 3]
                                 continue
                             }
                             let p = Compositing.load(s + i)
@@ -26,8 +34,10 @@ enum Masking {
     }
 
     /// Draws `color` over `pixels` in the band covered by `outer` and not by `inner`.
-    static func stroke(outer: RoundedRectCoverage, inner: RoundedRectCoverage, color: KingfisherColor,
-                       over pixels: [UInt8], width: Int, height: Int) -> [UInt8] {
+    static func stroke(
+        outer: RoundedRectCoverage, inner: RoundedRectCoverage, color: KingfisherColor,
+        over pixels: [UInt8], width: Int, height: Int
+    ) -> [UInt8] {
         let ink = SIMD4<Float>(Float(color.red), Float(color.green), Float(color.blue), Float(color.alpha))
         var out = pixels
         out.withUnsafeMutableBufferPointer { buffer in
@@ -54,7 +64,8 @@ enum Masking {
     private static func mix(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ t: Float) -> SIMD4<Float> {
         let alpha = a.w * (1 - t) + b.w * t
         guard alpha > 0 else { return .zero }
-        let ca = SIMD3(a.x, a.y, a.z) * a.w * (1 - t), cb = SIMD3(b.x, b.y, b.z) * b.w * t
+        let ca = SIMD3(a.x, a.y, a.z) * a.w * (1 - t)
+        let cb = SIMD3(b.x, b.y, b.z) * b.w * t
         let c = (ca + cb) / alpha
         return SIMD4(c.x, c.y, c.z, alpha)
     }

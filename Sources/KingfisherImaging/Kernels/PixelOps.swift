@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// Small whole-buffer operations on RGBA8 pixels shared by the encoders.
 enum PixelOps {
     /// Whether every alpha byte is 255.

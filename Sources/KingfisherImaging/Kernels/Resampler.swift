@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Separable Lanczos-3 resampling of RGBA8 pixels in fixed point.
@@ -47,7 +50,10 @@ enum Resampler {
                 real[k] = w
                 total += w
             }
-            if total == 0 { total = 1; real[0] = 1 }
+            if total == 0 {
+                total = 1
+                real[0] = 1
+            }
             var sum: Int32 = 0
             var peak = 0
             for k in 0..<count {
@@ -78,9 +84,11 @@ enum Resampler {
         let source = hasAlpha ? AlphaWeighting.premultiplied(pixels) : pixels
         // Vertical first: its inner loop runs along whole rows and vectorises, so it is the
         // cheaper pass per tap; doing it first leaves fewer rows for the horizontal pass.
-        let vertical = height == outHeight
+        let vertical =
+            height == outHeight
             ? source : resizeVertically(source, width: width, height: height, to: outHeight)
-        var result = width == outWidth
+        var result =
+            width == outWidth
             ? vertical : resizeHorizontally(vertical, width: width, height: outHeight, to: outWidth)
         if hasAlpha { AlphaWeighting.unpremultiply(&result) }
         return result

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// What a processor works on: an image, or data still to be decoded.
@@ -43,8 +46,9 @@ extension ImageProcessing {
     package func checkOutput(_ size: (width: Int, height: Int), frames: Int, in context: ImageProcessingContext) throws {
         let limit = context.imageCreatingOptions.maxPixelCount
         guard let total = PixelArea.total(width: size.width, height: size.height, frames: frames), total <= limit else {
-            throw ImageProcessingError.outputTooLarge(processor: identifier, width: size.width, height: size.height,
-                                                      frameCount: frames, limit: limit)
+            throw ImageProcessingError.outputTooLarge(
+                processor: identifier, width: size.width, height: size.height,
+                frameCount: frames, limit: limit)
         }
     }
 }

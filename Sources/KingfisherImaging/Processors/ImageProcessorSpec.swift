@@ -1,10 +1,14 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Builds processors from a compact text form, so a command line or a URL can carry a chain:
 /// `downsample(400x400)|>round(20)|>blur(4)`. Sizes are in points, colours are hex.
 public enum ImageProcessorSpec {
     /// The grammar, as shown in error messages: one line per step form.
-    public static let grammar = "SPEC is one or more steps joined by '|>':\n"
+    public static let grammar =
+        "SPEC is one or more steps joined by '|>':\n"
         + forms.map { "  " + $0.syntax.padding(toLength: 33, withPad: " ", startingAt: 0) + $0.meaning }.joined(separator: "\n")
 
     /// The largest size argument: 100 000 points a side (the output must also stay within the
@@ -80,24 +84,33 @@ public enum ImageProcessorSpec {
     }
 
     private static let forms: [StepForm] = [
-        StepForm(name: "downsample", syntax: "downsample(WxH)", meaning: "DownsamplingImageProcessor",
-                 argumentCount: 1...1) { DownsamplingImageProcessor(size: try size($0[0])) },
-        StepForm(name: "resize", syntax: "resize(WxH[,fit|fill|none])", meaning: "ResizingImageProcessor (default none)",
-                 argumentCount: 1...2) { arguments in
+        StepForm(
+            name: "downsample", syntax: "downsample(WxH)", meaning: "DownsamplingImageProcessor",
+            argumentCount: 1...1
+        ) { DownsamplingImageProcessor(size: try size($0[0])) },
+        StepForm(
+            name: "resize", syntax: "resize(WxH[,fit|fill|none])", meaning: "ResizingImageProcessor (default none)",
+            argumentCount: 1...2
+        ) { arguments in
             let mode = try arguments.count > 1 ? contentMode(arguments[1]) : ContentMode.none
             return ResizingImageProcessor(referenceSize: try size(arguments[0]), mode: mode)
         },
-        StepForm(name: "crop", syntax: "crop(WxH[,AX,AY])", meaning: "CroppingImageProcessor (anchor default 0.5,0.5)",
-                 argumentCount: 1...3) { arguments in
+        StepForm(
+            name: "crop", syntax: "crop(WxH[,AX,AY])", meaning: "CroppingImageProcessor (anchor default 0.5,0.5)",
+            argumentCount: 1...3
+        ) { arguments in
             guard arguments.count != 2 else { throw Detail(text: "crop takes WxH or WxH,AX,AY") }
-            let anchor = arguments.count == 3
+            let anchor =
+                arguments.count == 3
                 ? CGPoint(x: try number(arguments[1], in: 0...1), y: try number(arguments[2], in: 0...1))
                 : CGPoint(x: 0.5, y: 0.5)
             return CroppingImageProcessor(size: try size(arguments[0]), anchor: anchor)
         },
-        StepForm(name: "round", syntax: "round(R|P%[,WxH][,CORNERS])",
-                 meaning: "RoundCornerImageProcessor (P% of the width; CORNERS: all or tl+tr+bl+br)",
-                 argumentCount: 1...3) { arguments in
+        StepForm(
+            name: "round", syntax: "round(R|P%[,WxH][,CORNERS])",
+            meaning: "RoundCornerImageProcessor (P% of the width; CORNERS: all or tl+tr+bl+br)",
+            argumentCount: 1...3
+        ) { arguments in
             var targetSize: CGSize?
             var corners = RectCorner.all
             for argument in arguments.dropFirst() {
@@ -109,29 +122,46 @@ public enum ImageProcessorSpec {
             }
             return RoundCornerImageProcessor(radius: try radius(arguments[0]), targetSize: targetSize, roundingCorners: corners)
         },
-        StepForm(name: "border", syntax: "border(#RRGGBB[AA],W[,R])", meaning: "BorderImageProcessor (line width W, corner radius R)",
-                 argumentCount: 2...3) { arguments in
+        StepForm(
+            name: "border", syntax: "border(#RRGGBB[AA],W[,R])", meaning: "BorderImageProcessor (line width W, corner radius R)",
+            argumentCount: 2...3
+        ) { arguments in
             let cornerRadius = arguments.count > 2 ? try number(arguments[2], in: 0...maxRadius) : 0
-            return BorderImageProcessor(border: Border(color: try color(arguments[0]),
-                                                       lineWidth: try number(arguments[1], in: 0...maxRadius),
-                                                       radius: .point(cornerRadius)))
+            return BorderImageProcessor(
+                border: Border(
+                    color: try color(arguments[0]),
+                    lineWidth: try number(arguments[1], in: 0...maxRadius),
+                    radius: .point(cornerRadius)))
         },
-        StepForm(name: "blur", syntax: "blur(R)", meaning: "BlurImageProcessor",
-                 argumentCount: 1...1) { BlurImageProcessor(blurRadius: try number($0[0], in: 0...maxBlurRadius)) },
-        StepForm(name: "overlay", syntax: "overlay(#RRGGBB[AA],F)", meaning: "OverlayImageProcessor (F: 0 solid colour ... 1 image)",
-                 argumentCount: 2...2) { OverlayImageProcessor(overlay: try color($0[0]), fraction: try number($0[1], in: 0...1)) },
-        StepForm(name: "tint", syntax: "tint(#RRGGBB[AA])", meaning: "TintImageProcessor",
-                 argumentCount: 1...1) { TintImageProcessor(tint: try color($0[0])) },
-        StepForm(name: "colors", syntax: "colors(B,C,S,EV)", meaning: "ColorControlsProcessor",
-                 argumentCount: 4...4) { arguments in
-            ColorControlsProcessor(brightness: try number(arguments[0], in: -1...1), contrast: try number(arguments[1], in: 0...4),
-                                   saturation: try number(arguments[2], in: 0...4), inputEV: try number(arguments[3], in: -10...10))
+        StepForm(
+            name: "blur", syntax: "blur(R)", meaning: "BlurImageProcessor",
+            argumentCount: 1...1
+        ) { BlurImageProcessor(blurRadius: try number($0[0], in: 0...maxBlurRadius)) },
+        StepForm(
+            name: "overlay", syntax: "overlay(#RRGGBB[AA],F)", meaning: "OverlayImageProcessor (F: 0 solid colour ... 1 image)",
+            argumentCount: 2...2
+        ) { OverlayImageProcessor(overlay: try color($0[0]), fraction: try number($0[1], in: 0...1)) },
+        StepForm(
+            name: "tint", syntax: "tint(#RRGGBB[AA])", meaning: "TintImageProcessor",
+            argumentCount: 1...1
+        ) { TintImageProcessor(tint: try color($0[0])) },
+        StepForm(
+            name: "colors", syntax: "colors(B,C,S,EV)", meaning: "ColorControlsProcessor",
+            argumentCount: 4...4
+        ) { arguments in
+            ColorControlsProcessor(
+                brightness: try number(arguments[0], in: -1...1), contrast: try number(arguments[1], in: 0...4),
+                saturation: try number(arguments[2], in: 0...4), inputEV: try number(arguments[3], in: -10...10))
         },
-        StepForm(name: "blackwhite", syntax: "blackwhite", meaning: "BlackWhiteProcessor",
-                 argumentCount: 0...0) { _ in BlackWhiteProcessor() },
-        StepForm(name: "blend", syntax: "blend(MODE[,ALPHA][,#BG])",
-                 meaning: "BlendImageProcessor (MODE: \(CGBlendMode.allCases.map(\.name).joined(separator: ", ")))",
-                 argumentCount: 1...3) { arguments in
+        StepForm(
+            name: "blackwhite", syntax: "blackwhite", meaning: "BlackWhiteProcessor",
+            argumentCount: 0...0
+        ) { _ in BlackWhiteProcessor() },
+        StepForm(
+            name: "blend", syntax: "blend(MODE[,ALPHA][,#BG])",
+            meaning: "BlendImageProcessor (MODE: \(CGBlendMode.allCases.map(\.name).joined(separator: ", ")))",
+            argumentCount: 1...3
+        ) { arguments in
             guard let mode = CGBlendMode(name: arguments[0]) else { throw Detail(text: "unknown blend mode '\(arguments[0])'") }
             var alpha: CGFloat = 1
             var background: KingfisherColor?
@@ -175,7 +205,8 @@ public enum ImageProcessorSpec {
     private static func size(_ text: String) throws -> CGSize {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw Detail(text: "'\(text)' is not a size WxH") }
-        let width = try number(String(parts[0]), in: 0...maxSize), height = try number(String(parts[1]), in: 0...maxSize)
+        let width = try number(String(parts[0]), in: 0...maxSize)
+        let height = try number(String(parts[1]), in: 0...maxSize)
         guard width > 0, height > 0 else { throw Detail(text: "size \(text) must be positive") }
         return CGSize(width: width, height: height)
     }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Resizes images to a reference size in points (times ``ImageProcessingContext/scaleFactor`` in pixels) with a
@@ -18,7 +21,8 @@ public struct ResizingImageProcessor: ImageProcessing {
     public init(referenceSize: CGSize, mode: ContentMode = .none) {
         self.referenceSize = referenceSize
         self.targetContentMode = mode
-        identifier = mode == .none
+        identifier =
+            mode == .none
             ? "com.onevcat.Kingfisher.ResizingImageProcessor(\(referenceSize.identifierDescription))"
             : "com.onevcat.Kingfisher.ResizingImageProcessor(\(referenceSize.identifierDescription), \(mode))"
     }

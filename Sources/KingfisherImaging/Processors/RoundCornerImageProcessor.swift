@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Rounds the corners of images (anti-aliased), optionally drawing them into `targetSize` and
@@ -16,15 +19,20 @@ public struct RoundCornerImageProcessor: ImageProcessing {
     public let backgroundColor: KFCrossPlatformColor?
 
     /// Creates the processor with a radius in points; other parameters default as documented.
-    public init(cornerRadius: CGFloat, targetSize: CGSize? = nil, roundingCorners corners: RectCorner = .all,
-                backgroundColor: KFCrossPlatformColor? = nil) {
-        self.init(radius: .point(cornerRadius), targetSize: targetSize, roundingCorners: corners,
-                  backgroundColor: backgroundColor)
+    public init(
+        cornerRadius: CGFloat, targetSize: CGSize? = nil, roundingCorners corners: RectCorner = .all,
+        backgroundColor: KFCrossPlatformColor? = nil
+    ) {
+        self.init(
+            radius: .point(cornerRadius), targetSize: targetSize, roundingCorners: corners,
+            backgroundColor: backgroundColor)
     }
 
     /// Creates the processor with a ``Radius``; other parameters default as documented.
-    public init(radius: Radius, targetSize: CGSize? = nil, roundingCorners corners: RectCorner = .all,
-                backgroundColor: KFCrossPlatformColor? = nil) {
+    public init(
+        radius: Radius, targetSize: CGSize? = nil, roundingCorners corners: RectCorner = .all,
+        backgroundColor: KFCrossPlatformColor? = nil
+    ) {
         self.radius = radius
         self.targetSize = targetSize
         self.roundingCorners = corners
@@ -41,8 +49,9 @@ public struct RoundCornerImageProcessor: ImageProcessing {
         try processDecodingData(item, in: context) { image in
             let size = targetSize ?? image.kf.size
             try checkOutput(image.pixelSize(of: size), frames: image.heldFrameCount, in: context)
-            return image.kf.image(withRadius: radius, fit: size, roundingCorners: roundingCorners,
-                                  backgroundColor: backgroundColor)
+            return image.kf.image(
+                withRadius: radius, fit: size, roundingCorners: roundingCorners,
+                backgroundColor: backgroundColor)
         }
     }
 }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 extension UnsafeRawBufferPointer {
     /// The little-endian integer of type `T` at byte `offset`, or `nil` when it would reach past
     /// either end of the buffer (headers of BMP and ICO files are little-endian and untrusted).

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Dispatch
 import Foundation
 
@@ -22,7 +25,8 @@ enum ParallelRows {
             // range, and concurrentPerform returns only after every chunk has finished.
             nonisolated(unsafe) let work = escapable
             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                let start = count * chunk / chunks, end = count * (chunk + 1) / chunks
+                let start = count * chunk / chunks
+                let end = count * (chunk + 1) / chunks
                 if start < end { work(start..<end) }
             }
         }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// The largest pixel buffer ``PixelBuffer`` allocated while a recording was on: how tests prove
 /// that a decode was reduced (a 4000 x 3000 photo resized to 300 x 200 must never hold 12 MP),
 /// not only that its output is right.

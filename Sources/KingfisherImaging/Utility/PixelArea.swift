@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// Pixel areas with overflow checked: a hostile header or processor size can name dimensions
 /// whose product does not fit in an `Int`.
 package enum PixelArea {

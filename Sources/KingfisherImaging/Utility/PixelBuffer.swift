@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// Allocation of pixel storage without zero-filling it first: decoders overwrite every byte, and
 /// clearing a 48 MB buffer before decoding into it would cost as much as a fast decode step.
 enum PixelBuffer {

@@ -1,7 +1,12 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 @testable import Kingfisher
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// An in-memory ``ImageDownloaderTransport`` that records every exchange the downloader starts
@@ -41,11 +46,14 @@ final class ControllableTransport: ImageDownloaderTransport {
         return downloader
     }
 
-    func startExchange(_ request: URLRequest, acceptingUntrustedCertificates: Bool,
-                       receiver: any TransportExchangeReceiver) -> any TransportExchange {
+    func startExchange(
+        _ request: URLRequest, acceptingUntrustedCertificates: Bool,
+        receiver: any TransportExchangeReceiver
+    ) -> any TransportExchange {
         let state = self.state
-        let exchange = ControlledExchange(request: request, acceptingUntrustedCertificates: acceptingUntrustedCertificates,
-                                          receiver: receiver, onClose: { state.update { $0.open -= 1 } })
+        let exchange = ControlledExchange(
+            request: request, acceptingUntrustedCertificates: acceptingUntrustedCertificates,
+            receiver: receiver, onClose: { state.update { $0.open -= 1 } })
         state.update { state in
             state.exchanges.append(exchange)
             state.open += 1

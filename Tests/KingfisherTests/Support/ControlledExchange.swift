@@ -1,8 +1,13 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
+
 @testable import Kingfisher
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One exchange a ``ControllableTransport`` started, held until the test answers it.
@@ -54,8 +59,10 @@ final class ControlledExchange: TransportExchange {
     /// Called once, when the exchange stops counting as open (cancelled or ended).
     private let onClose: @Sendable () -> Void
 
-    init(request: URLRequest, acceptingUntrustedCertificates: Bool, receiver: any TransportExchangeReceiver,
-         onClose: @escaping @Sendable () -> Void) {
+    init(
+        request: URLRequest, acceptingUntrustedCertificates: Bool, receiver: any TransportExchangeReceiver,
+        onClose: @escaping @Sendable () -> Void
+    ) {
         self.request = request
         self.acceptingUntrustedCertificates = acceptingUntrustedCertificates
         self.receiver = receiver
@@ -88,7 +95,9 @@ final class ControlledExchange: TransportExchange {
     /// if the receiver proceeds, `body` in chunks of `chunkSize` bytes, then completes. Returns at
     /// once; ``ended()`` waits for the outcome.
     func respond(status: Int = 200, headers: [(String, String)] = [], body: Data = Data(), chunkSize: Int = 16 * 1024) {
-        let fields = headers.contains { $0.0.lowercased() == "content-length" } ? headers
+        let fields =
+            headers.contains { $0.0.lowercased() == "content-length" }
+            ? headers
             : headers + [("Content-Length", "\(body.count)")]
         queue.async {
             self.deliverHead(status: status, headers: fields) { proceed in
@@ -196,8 +205,9 @@ final class ControlledExchange: TransportExchange {
         case .send:
             break
         }
-        let response = TransportResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1",
-                                         headerFields: headers.map { (name: $0.0, value: $0.1) })
+        let response = TransportResponse(
+            url: url, statusCode: status, httpVersion: "HTTP/1.1",
+            headerFields: headers.map { (name: $0.0, value: $0.1) })
         receiver.didReceiveResponse(response) { proceed in
             // Any thread, exactly once.
             self.state.update { $0.proceed = proceed }

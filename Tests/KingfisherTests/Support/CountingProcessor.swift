@@ -1,4 +1,8 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 @testable import Kingfisher
 
 /// Counts how often it runs; decodes with the default processor, then resizes to 10x10, so a

@@ -1,4 +1,8 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 @testable import Kingfisher
 
 /// One caller of the callback form of `ImageDownloader.downloadImage`, made synchronously, so
@@ -21,9 +25,10 @@ final class DownloadCall: Sendable {
         let progress = Locked<[(received: Int64, expected: Int64)]>([])
         self.outcome = outcome
         self.progress = progress
-        task = downloader.downloadImage(with: url, options: options + [.callbackQueue(.untouch)],
-                                        progressBlock: { received, expected in progress.withLock { $0.append((received, expected)) } },
-                                        completionHandler: { result in outcome.update { $0 = result } })
+        task = downloader.downloadImage(
+            with: url, options: options + [.callbackQueue(.untouch)],
+            progressBlock: { received, expected in progress.withLock { $0.append((received, expected)) } },
+            completionHandler: { result in outcome.update { $0 = result } })
     }
 
     /// Starts downloading `url` at `priority`.

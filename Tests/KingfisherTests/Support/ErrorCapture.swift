@@ -1,4 +1,8 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 @testable import Kingfisher
 
 /// The coding error reason a throwing expression failed with, or nil if it did not fail that way.
@@ -30,6 +34,8 @@ func kingfisherError(_ body: () async throws -> Void) async -> KingfisherError? 
 /// limit (``ImageDownloader/limitUserInfoKey``) when it is one.
 func urlSessionError(_ error: KingfisherError?) -> (code: URLError.Code, limit: Int?, received: Int64?)? {
     guard case .responseError(reason: .URLSessionError(let underlying as URLError))? = error else { return nil }
-    return (underlying.code, underlying.userInfo[ImageDownloader.limitUserInfoKey] as? Int,
-            underlying.userInfo[ImageDownloader.receivedByteCountUserInfoKey] as? Int64)
+    return (
+        underlying.code, underlying.userInfo[ImageDownloader.limitUserInfoKey] as? Int,
+        underlying.userInfo[ImageDownloader.receivedByteCountUserInfoKey] as? Int64
+    )
 }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Testing
 
@@ -20,8 +23,9 @@ struct HeadlessChromium: Sendable {
     /// it fail rather than skip: the suite's scripts install it (scripts/test.sh and scripts/sanitize.sh).
     static func require(sourceLocation: SourceLocation = #_sourceLocation) -> HeadlessChromium? {
         if let path = installedPath { return HeadlessChromium(executable: path) }
-        Issue.record("no chromium or chromium-browser on PATH: install it: scripts/install-deps.sh chromium",
-                     sourceLocation: sourceLocation)
+        Issue.record(
+            "no chromium or chromium-browser on PATH: install it: scripts/install-deps.sh chromium",
+            sourceLocation: sourceLocation)
         return nil
     }
 
@@ -64,7 +68,8 @@ struct HeadlessChromium: Sendable {
             let run = try await ProcessRun.run("/usr/bin/timeout", arguments)
             let stderrTail = run.stderr.split(separator: "\n").suffix(12).joined(separator: "\n")
             if run.status == 124 || run.status == 137 {
-                throw Failure(description: "Chromium did not finish \(url) within \(Self.wallClockLimit) s; its last output:\n\(stderrTail)")
+                throw Failure(
+                    description: "Chromium did not finish \(url) within \(Self.wallClockLimit) s; its last output:\n\(stderrTail)")
             }
             guard run.status == 0, run.stdout.contains("<html") else {
                 throw Failure(description: "Chromium exited with \(run.status) and no DOM for \(url):\n\(stderrTail)")
@@ -101,17 +106,20 @@ struct RenderedPage: Sendable, CustomStringConvertible {
     }
 
     private func startTag(of id: String?) -> (name: String, text: Substring, end: String.Index)? {
-        let pattern = id.map { "<([a-zA-Z0-9]+)\\b[^>]*\\sid=\"\(NSRegularExpression.escapedPattern(for: $0))\"[^>]*>" } ?? "<(body)\\b[^>]*>"
+        let pattern =
+            id.map { "<([a-zA-Z0-9]+)\\b[^>]*\\sid=\"\(NSRegularExpression.escapedPattern(for: $0))\"[^>]*>" } ?? "<(body)\\b[^>]*>"
         guard let range = html.range(of: pattern, options: .regularExpression),
-              let name = firstGroup("^<([a-zA-Z0-9]+)", in: html[range]) else { return nil }
+            let name = firstGroup("^<([a-zA-Z0-9]+)", in: html[range])
+        else { return nil }
         return (name, html[range], range.upperBound)
     }
 
     private func firstGroup(_ pattern: String, in text: Substring) -> String? {
         let text = String(text)
         guard let expression = try? NSRegularExpression(pattern: pattern),
-              let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-              let group = Range(match.range(at: 1), in: text) else { return nil }
+            let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            let group = Range(match.range(at: 1), in: text)
+        else { return nil }
         return String(text[group])
     }
 

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import AsyncHTTPClient
 import Foundation
 import KingfisherServer
@@ -82,8 +85,10 @@ struct StartedImageService {
 
 /// Runs `body` with a service built from `configuration`, then shuts it down gracefully and
 /// waits for it to stop.
-func withImageService<T: Sendable>(_ configuration: ImageServerConfiguration,
-                                   _ body: (ImageServiceUnderTest) async throws -> T) async throws -> T {
+func withImageService<T: Sendable>(
+    _ configuration: ImageServerConfiguration,
+    _ body: (ImageServiceUnderTest) async throws -> T
+) async throws -> T {
     let started = try await StartedImageService.start(configuration)
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
     let result: Result<T, any Error>
@@ -100,9 +105,11 @@ func withImageService<T: Sendable>(_ configuration: ImageServerConfiguration,
 /// Starts a request for the path `makePath` gives, waits for `inFlight` (the origin seeing the
 /// fetch), triggers a graceful shutdown, and returns whether the service stopped and what the
 /// request got.
-func withImageServiceStoppedMidRequest(_ configuration: ImageServerConfiguration,
-                                       inFlight: () async throws -> Void,
-                                       _ makePath: (ImageServiceUnderTest) -> String) async throws -> (Bool, ImageServiceUnderTest.Answer) {
+func withImageServiceStoppedMidRequest(
+    _ configuration: ImageServerConfiguration,
+    inFlight: () async throws -> Void,
+    _ makePath: (ImageServiceUnderTest) -> String
+) async throws -> (Bool, ImageServiceUnderTest.Answer) {
     let started = try await StartedImageService.start(configuration)
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
     let service = ImageServiceUnderTest(port: started.port, configuration: configuration, client: client)

@@ -1,4 +1,8 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 @testable import Kingfisher
 
 // Kingfisher's options and builder calls that have no effect on Linux are deprecated, so code

@@ -1,9 +1,14 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import NIOCore
 import NIOPosix
+
 @testable import Kingfisher
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A port on 127.0.0.1 that refuses every connection for as long as `body` runs.
@@ -12,8 +17,10 @@ import Glibc
 /// (ECONNREFUSED) at once, however loaded the machine is, and no other test can bind the port
 /// meanwhile. A port merely found free and closed again can be taken by another test's listener
 /// in between, and a connection to that listener hangs until a timeout instead of being refused.
-func withRefusingPort<T>(isolation: isolated (any Actor)? = #isolation,
-                         _ body: (Int) async throws -> T) async throws -> T {
+func withRefusingPort<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (Int) async throws -> T
+) async throws -> T {
     let (socket, port) = try boundLoopbackSocket()
     defer { close(socket) }
     return try await body(port)
@@ -21,8 +28,10 @@ func withRefusingPort<T>(isolation: isolated (any Actor)? = #isolation,
 
 /// A port on 127.0.0.1 that accepts connections (the kernel completes them) but never reads
 /// or answers, for as long as `body` runs: a server that hangs.
-func withSilentPort<T>(isolation: isolated (any Actor)? = #isolation,
-                       _ body: (Int) async throws -> T) async throws -> T {
+func withSilentPort<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (Int) async throws -> T
+) async throws -> T {
     let (socket, port) = try boundLoopbackSocket()
     defer { close(socket) }
     guard listen(socket, 64) == 0 else { throw RefusingPortError(description: "listen: \(String(cString: strerror(errno)))") }
@@ -63,14 +72,16 @@ struct RefusingPortError: Error, CustomStringConvertible {
 /// its server restarts, can be taken in between by any other test. Here only a test starting a
 /// server could take it, and this process never hands out one port twice.
 func freeLoopbackPort() async throws -> Int {
-    let ephemeralStart = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
+    let ephemeralStart =
+        (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
         .flatMap { $0.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } } ?? 32768
     let candidates = 10_000..<max(ephemeralStart, 10_001)
     for _ in 0..<200 {
         let port = Int.random(in: candidates)
         guard handedOutPorts.withLock({ $0.insert(port).inserted }) else { continue }
         if let channel = try? await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: port).get() {
+            .bind(host: "127.0.0.1", port: port).get()
+        {
             try await channel.close()
             return port
         }

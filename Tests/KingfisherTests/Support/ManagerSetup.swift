@@ -1,4 +1,8 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 @testable import Kingfisher
 
 /// A manager with its own downloader and a cache in a fresh directory, against the loopback
@@ -12,8 +16,10 @@ struct ManagerSetup {
 
 /// Runs `body` with the loopback server and a manager (its downloader and cache named `name`)
 /// caching in a temporary directory; both are gone afterwards.
-func withManagerSetup(name: String, isolation: isolated (any Actor)? = #isolation,
-                      _ body: (ManagerSetup) async throws -> Void) async throws {
+func withManagerSetup(
+    name: String, isolation: isolated (any Actor)? = #isolation,
+    _ body: (ManagerSetup) async throws -> Void
+) async throws {
     try await withTestHTTPServerAndDirectory { server, directory in
         let cache = try ImageCache(name: name, cacheDirectoryURL: directory)
         let manager = KingfisherManager(downloader: ImageDownloader(name: name), cache: cache)

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import CDeflate
 
 /// Writes PNG files byte by byte for tests: 8-bit grey, grey and alpha, RGB or RGBA pixels, each
@@ -87,7 +90,9 @@ struct PNGBuilder {
 
     static func paeth(_ a: Int, _ b: Int, _ c: Int) -> Int {
         let p = a + b - c
-        let pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+        let pa = abs(p - a)
+        let pb = abs(p - b)
+        let pc = abs(p - c)
         if pa <= pb && pa <= pc { return a }
         return pb <= pc ? b : c
     }
@@ -114,4 +119,3 @@ struct PNGBuilder {
         return Array(out.prefix(size))
     }
 }
-

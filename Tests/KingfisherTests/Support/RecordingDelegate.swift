@@ -1,7 +1,12 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 @testable import Kingfisher
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Records delegate calls; steers with the given switches.
@@ -18,14 +23,17 @@ final class RecordingDelegate: ImageDownloaderDelegate {
     func imageDownloader(_ downloader: ImageDownloader, willDownloadImageForURL url: URL, with request: URLRequest?) {
         calls.withLock { $0.append("will") }
     }
-    func imageDownloader(_ downloader: ImageDownloader, didFinishDownloadingImageForURL url: URL, with response: URLResponse?, error: (any Error)?) {
+    func imageDownloader(
+        _ downloader: ImageDownloader, didFinishDownloadingImageForURL url: URL, with response: URLResponse?, error: (any Error)?
+    ) {
         calls.withLock { $0.append(error == nil ? "finish" : "finish-error") }
     }
     func imageDownloader(_ downloader: ImageDownloader, didDownload data: Data, for url: URL) -> Data? {
         calls.withLock { $0.append("data") }
         return dropData ? nil : data
     }
-    func imageDownloader(_ downloader: ImageDownloader, didDownload image: KFCrossPlatformImage, for url: URL, with response: URLResponse?) {
+    func imageDownloader(_ downloader: ImageDownloader, didDownload image: KFCrossPlatformImage, for url: URL, with response: URLResponse?)
+    {
         calls.withLock { $0.append("image") }
     }
     func isValidStatusCode(_ code: Int, for downloader: ImageDownloader) -> Bool {

@@ -1,4 +1,8 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Logging
+
 @testable import KingfisherImaging
 
 /// A swift-log handler that keeps every message, for tests that check what was logged.

@@ -1,4 +1,8 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 @testable import Kingfisher
 
 /// A real redis-server (the Debian package; `scripts/test.sh` installs it) on 127.0.0.1 with a
@@ -35,8 +39,10 @@ final class RedisTestServer: Sendable {
     func start() async throws {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
-        server.arguments = ["--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                            "--dir", directory.path, "--logfile", directory.appendingPathComponent("redis.log").path]
+        server.arguments = [
+            "--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+            "--dir", directory.path, "--logfile", directory.appendingPathComponent("redis.log").path,
+        ]
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
         try server.run()

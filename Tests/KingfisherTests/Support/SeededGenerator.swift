@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 /// A small deterministic random generator (SplitMix64), so a failing case can be reproduced.
 struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import NIOCore
 import NIOPosix
@@ -75,9 +78,11 @@ final class TLSFront: Sendable {
 
 /// Runs `body` with a ``TestHTTPServer`` behind a ``TLSFront`` showing `certificate`; shuts
 /// both down afterwards, also when `body` throws.
-func withTLSFront<T>(certificate: String, key: String, clientCA: String? = nil,
-                     isolation: isolated (any Actor)? = #isolation,
-                     _ body: (TLSFront, TestHTTPServer) async throws -> T) async throws -> T {
+func withTLSFront<T>(
+    certificate: String, key: String, clientCA: String? = nil,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (TLSFront, TestHTTPServer) async throws -> T
+) async throws -> T {
     try await withTestHTTPServer { server in
         let front = try await TLSFront(backend: server, certificate: certificate, key: key, clientCA: clientCA)
         return try await run({ try await body(front, server) }, thenCleanUp: { await front.shutdown() })

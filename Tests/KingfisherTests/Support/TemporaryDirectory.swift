@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 /// Runs `body` with a fresh, empty directory under the system's temporary directory, and removes
@@ -10,8 +13,10 @@ func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
 
 /// The async form: runs `body` in the caller's isolation with a fresh directory, removed
 /// afterwards, also when `body` throws or the task is cancelled.
-func withTemporaryDirectory<T>(isolation: isolated (any Actor)? = #isolation,
-                               _ body: (URL) async throws -> T) async throws -> T {
+func withTemporaryDirectory<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (URL) async throws -> T
+) async throws -> T {
     let directory = try makeTemporaryDirectory()
     defer { removeTemporaryDirectory(directory) }
     return try await body(directory)

@@ -1,4 +1,8 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 @testable import Kingfisher
 
 /// A clock tests move by hand.

@@ -1,9 +1,13 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 import NIOHTTP2
+import NIOPosix
 import NIOSSL
+
 @testable import Kingfisher
 @testable import KingfisherImaging
 
@@ -103,11 +107,14 @@ final class TestHTTPServer: Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kf-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let key = directory.appendingPathComponent("key.pem").path, cert = directory.appendingPathComponent("cert.pem").path
+        let key = directory.appendingPathComponent("key.pem").path
+        let cert = directory.appendingPathComponent("cert.pem").path
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
-                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+        openssl.arguments = [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ]
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
@@ -178,7 +185,8 @@ final class TestHTTPServer: Sendable {
         }
 
         private func fixture(_ name: String) -> Data? {
-            stats.read { $0.madeFixtures[name] } ?? FileManager.default.contents(atPath: Fixtures.directory.appendingPathComponent(name).path)
+            stats.read { $0.madeFixtures[name] }
+                ?? FileManager.default.contents(atPath: Fixtures.directory.appendingPathComponent(name).path)
         }
 
         private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
@@ -195,8 +203,12 @@ final class TestHTTPServer: Sendable {
             switch parts.first {
             case "image":
                 guard parts.count == 2, let data = fixture(parts[1]) else { return send(404, "no such fixture", context, path) }
-                let type = parts[1].hasSuffix(".png") ? "image/png" : parts[1].hasSuffix(".gif") ? "image/gif"
-                    : parts[1].hasSuffix(".webp") ? "image/webp" : "image/jpeg"
+                let type =
+                    parts[1].hasSuffix(".png")
+                    ? "image/png"
+                    : parts[1].hasSuffix(".gif")
+                        ? "image/gif"
+                        : parts[1].hasSuffix(".webp") ? "image/webp" : "image/jpeg"
                 send(200, data, context, path, contentType: type)
             case "slow":
                 guard parts.count == 2, let data = fixture(parts[1]) else { return send(404, "no such fixture", context, path) }
@@ -230,7 +242,9 @@ final class TestHTTPServer: Sendable {
             case "loop":
                 send(302, "", context, path, headers: ["Location": "/loop"])
             case "html":
-                send(200, "<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>", context, path, contentType: "text/html; charset=utf-8")
+                send(
+                    200, "<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>", context, path,
+                    contentType: "text/html; charset=utf-8")
             case "big":
                 var responseHead = HTTPResponseHead(version: .http1_1, status: .ok)
                 responseHead.headers.add(name: "Content-Type", value: "image/jpeg")
@@ -253,7 +267,8 @@ final class TestHTTPServer: Sendable {
                 if let cc = query["cc"] { fields["Cache-Control"] = cc }
                 if let lm = query["lm"] { fields["Last-Modified"] = lm }
                 let ifNoneMatch = head.headers.first(name: "If-None-Match")
-                let notModified = ifNoneMatch.map { $0 == fields["ETag"] }
+                let notModified =
+                    ifNoneMatch.map { $0 == fields["ETag"] }
                     ?? (head.headers.first(name: "If-Modified-Since").map { $0 == query["lm"] })
                     ?? false
                 if notModified {
@@ -273,7 +288,8 @@ final class TestHTTPServer: Sendable {
                 guard parts.count == 2, let data = fixture(parts[1]) else { return send(404, "no such fixture", context, path) }
                 let fields = ["ETag": "\"\(parts[1])\"", "Accept-Ranges": "bytes"]
                 if let range = head.headers.first(name: "Range"), head.headers.first(name: "If-Range") == fields["ETag"],
-                   range.hasPrefix("bytes="), range.hasSuffix("-"), let start = Int(range.dropFirst(6).dropLast()), start < data.count {
+                    range.hasPrefix("bytes="), range.hasSuffix("-"), let start = Int(range.dropFirst(6).dropLast()), start < data.count
+                {
                     var ranged = fields
                     ranged["Content-Range"] = "bytes \(start)-\(data.count - 1)/\(data.count)"
                     send(206, data.suffix(from: start), context, path, contentType: "image/png", headers: ranged)
@@ -288,8 +304,10 @@ final class TestHTTPServer: Sendable {
         }
 
         /// Writes a response that breaks HTTP as `kind` says (see the endpoint list).
-        private func sendFault(_ kind: String, _ data: Data, _ context: ChannelHandlerContext, _ path: String,
-                               headers: [String: String] = [:]) {
+        private func sendFault(
+            _ kind: String, _ data: Data, _ context: ChannelHandlerContext, _ path: String,
+            headers: [String: String] = [:]
+        ) {
             var responseHead = HTTPResponseHead(version: .http1_1, status: .ok)
             responseHead.headers.add(name: "Content-Type", value: "image/png")
             for (name, value) in headers { responseHead.headers.add(name: name, value: value) }
@@ -311,8 +329,10 @@ final class TestHTTPServer: Sendable {
             }
         }
 
-        private func writeChunks(_ data: Data, from offset: Int, chunk: Int, interval: Int64,
-                                 context: ChannelHandlerContext, path: String) {
+        private func writeChunks(
+            _ data: Data, from offset: Int, chunk: Int, interval: Int64,
+            context: ChannelHandlerContext, path: String
+        ) {
             guard context.channel.isActive, streaming == path else { return }
             if offset >= data.count {
                 streaming = nil
@@ -331,13 +351,17 @@ final class TestHTTPServer: Sendable {
                 }
         }
 
-        private func send(_ status: Int, _ body: String, _ context: ChannelHandlerContext, _ path: String,
-                          contentType: String = "text/plain", headers: [String: String] = [:]) {
+        private func send(
+            _ status: Int, _ body: String, _ context: ChannelHandlerContext, _ path: String,
+            contentType: String = "text/plain", headers: [String: String] = [:]
+        ) {
             send(status, Data(body.utf8), context, path, contentType: contentType, headers: headers)
         }
 
-        private func send(_ status: Int, _ body: Data, _ context: ChannelHandlerContext, _ path: String,
-                          contentType: String, headers: [String: String] = [:]) {
+        private func send(
+            _ status: Int, _ body: Data, _ context: ChannelHandlerContext, _ path: String,
+            contentType: String, headers: [String: String] = [:]
+        ) {
             guard context.channel.isActive else { return }
             streaming = nil
             var responseHead = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status))

@@ -1,4 +1,8 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
+
 @testable import Kingfisher
 
 /// A photo-like RGBA test image with smooth gradients, texture and an optional alpha ramp.

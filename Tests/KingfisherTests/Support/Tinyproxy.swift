@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import NIOCore
 import NIOPosix
@@ -28,8 +31,10 @@ final class Tinyproxy: Sendable {
         for attempt in 1... {
             let port = try await freeLoopbackPort()
             let configuration = directory.appendingPathComponent("tinyproxy.conf")
-            var lines = ["Port \(port)", "Listen 127.0.0.1", "Timeout 60", "MaxClients 32", "LogLevel Info",
-                         "LogFile \"\(logFile.path)\"", "PidFile \"\(directory.appendingPathComponent("tinyproxy.pid").path)\""]
+            var lines = [
+                "Port \(port)", "Listen 127.0.0.1", "Timeout 60", "MaxClients 32", "LogLevel Info",
+                "LogFile \"\(logFile.path)\"", "PidFile \"\(directory.appendingPathComponent("tinyproxy.pid").path)\"",
+            ]
             if let basicAuth { lines.append("BasicAuth \(basicAuth)") }
             try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: configuration)
             try? FileManager.default.removeItem(at: logFile)
@@ -45,7 +50,8 @@ final class Tinyproxy: Sendable {
                 return
             }
             guard attempt < 5 else {
-                throw DidNotStart(description: "tinyproxy exited 5 times before listening: \((try? String(contentsOf: logFile, encoding: .utf8)) ?? "")")
+                throw DidNotStart(
+                    description: "tinyproxy exited 5 times before listening: \((try? String(contentsOf: logFile, encoding: .utf8)) ?? "")")
             }
         }
         fatalError("unreachable")
@@ -81,8 +87,10 @@ final class Tinyproxy: Sendable {
 
 /// Runs `body` with a fresh ``Tinyproxy`` (see its initializer for `basicAuth`) and stops it
 /// afterwards, also when `body` throws.
-func withTinyproxy<T>(basicAuth: String? = nil, isolation: isolated (any Actor)? = #isolation,
-                      _ body: (Tinyproxy) async throws -> T) async throws -> T {
+func withTinyproxy<T>(
+    basicAuth: String? = nil, isolation: isolated (any Actor)? = #isolation,
+    _ body: (Tinyproxy) async throws -> T
+) async throws -> T {
     try await withTemporaryDirectory { directory in
         let proxy = try await Tinyproxy(directory: directory, basicAuth: basicAuth)
         return try await run({ try await body(proxy) }, thenCleanUp: { await proxy.stop() })

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 @testable import Kingfisher
 
 /// State behind a lock that a test can wait on: every change re-checks the waiting conditions,
@@ -62,12 +65,14 @@ final class WaitableState<State: Sendable>: Sendable {
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                add(Waiter(id: id,
-                           resumption: { state in
-                               guard let value = extract(state) else { return nil }
-                               return { continuation.resume(returning: value) }
-                           },
-                           cancel: { continuation.resume(throwing: CancellationError()) }))
+                add(
+                    Waiter(
+                        id: id,
+                        resumption: { state in
+                            guard let value = extract(state) else { return nil }
+                            return { continuation.resume(returning: value) }
+                        },
+                        cancel: { continuation.resume(throwing: CancellationError()) }))
             }
         } onCancel: {
             removeWaiter(id)?.cancel()

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import Logging
 import NIOCore
@@ -66,8 +69,10 @@ public final class RedisClient: Sendable {
     /// - Parameters:
     ///   - logger: Where changes between up and down go. Default: label `kingfisher.redis`.
     ///   - group: The event loops for the connections. Default: NIO's shared singleton.
-    public init(configuration: Configuration, logger: Logger = Logger(label: "kingfisher.redis"),
-                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    public init(
+        configuration: Configuration, logger: Logger = Logger(label: "kingfisher.redis"),
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
         self.configuration = configuration
         self.logger = logger
         self.group = group
@@ -130,7 +135,10 @@ public final class RedisClient: Sendable {
     /// The connection of the next slot, connecting it if it has none; `nil` (and the slot
     /// emptied) when that connection has closed.
     private func pickConnection() async throws(RedisError) -> RedisConnection? {
-        enum Pick { case use(Task<RedisConnection, any Error>), refuse(RedisError) }
+        enum Pick {
+            case use(Task<RedisConnection, any Error>)
+            case refuse(RedisError)
+        }
         let now = NIODeadline.now()
         let pick: Pick = state.withLock { state in
             if state.isShutDown { return .refuse(RedisError(.unreachable, "the redis client for \(configuration.address) is shut down")) }
@@ -146,8 +154,9 @@ public final class RedisClient: Sendable {
                 state.down = down
             }
             let connecting = Task { [configuration, group] in
-                try await RedisConnection.connect(host: configuration.host, port: configuration.port,
-                                                  timeout: configuration.connectTimeout, group: group)
+                try await RedisConnection.connect(
+                    host: configuration.host, port: configuration.port,
+                    timeout: configuration.connectTimeout, group: group)
             }
             state.slots[index] = connecting
             return .use(connecting)

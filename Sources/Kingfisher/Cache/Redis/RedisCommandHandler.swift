@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import NIOCore
 
 /// The channel handler under ``RedisConnection``: writes command batches, parses replies, and
@@ -30,7 +33,7 @@ final class RedisCommandHandler: ChannelDuplexHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let batch = unwrapOutboundIn(data)
         if let failure {
-            batch.promises.forEach { $0.fail(failure) }
+            for promise in batch.promises { promise.fail(failure) }
             promise?.fail(failure)
             return
         }

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import NIOCore
 import NIOPosix
 
@@ -22,8 +25,10 @@ final class RedisConnection: Sendable {
 
     /// Connects to `host:port` within `timeout`. With `onPush`, the connection is for
     /// `SUBSCRIBE`: published messages go to `onPush` instead of a command's promise.
-    static func connect(host: String, port: Int, timeout: TimeAmount, group: any EventLoopGroup,
-                        onPush: (@Sendable (RESPValue) -> Void)? = nil) async throws(RedisError) -> RedisConnection {
+    static func connect(
+        host: String, port: Int, timeout: TimeAmount, group: any EventLoopGroup,
+        onPush: (@Sendable (RESPValue) -> Void)? = nil
+    ) async throws(RedisError) -> RedisConnection {
         let peer = "\(host):\(port)"
         do {
             let channel = try await ClientBootstrap(group: group)
@@ -62,13 +67,14 @@ final class RedisConnection: Sendable {
         let eventLoop = channel.eventLoop
         let promises = commands.map { _ in eventLoop.makePromise(of: RESPValue.self) }
         let all = EventLoopFuture.whenAllSucceed(promises.map(\.futureResult), on: eventLoop)
-        let channel = self.channel, peer = self.peer
+        let channel = self.channel
+        let peer = self.peer
         // The deadline fails the promises itself: once the channel has closed and its handler
         // is gone, nothing else would (completing a promise twice does nothing).
         let deadline = eventLoop.scheduleTask(in: timeout) {
             let error = RedisError(.timedOut, "redis at \(peer) did not answer \(commands.first?.name ?? "") within \(timeout.seconds) s")
             channel.pipeline.fireErrorCaught(error)
-            promises.forEach { $0.fail(error) }
+            for promise in promises { promise.fail(error) }
             channel.close(promise: nil)
         }
         all.whenComplete { _ in deadline.cancel() }
@@ -76,7 +82,7 @@ final class RedisConnection: Sendable {
         let written = eventLoop.makePromise(of: Void.self)
         written.futureResult.whenFailure { error in
             let failure = error as? RedisError ?? RedisError(.unreachable, "the connection to redis at \(peer) is closed")
-            promises.forEach { $0.fail(failure) }
+            for promise in promises { promise.fail(failure) }
         }
         channel.writeAndFlush(RedisCommandHandler.Batch(commands: commands, promises: promises), promise: written)
         return all

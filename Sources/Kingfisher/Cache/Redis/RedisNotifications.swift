@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import NIOCore
 
@@ -59,11 +62,15 @@ final class RedisNotifications: Sendable {
     /// Stops waiting for every key and closes the subscription.
     func shutdown() {
         let (subscription, waiters, timers) = state.withLock { state in
-            defer { state.subscription = nil; state.waiters = [:]; state.timers = [:] }
+            defer {
+                state.subscription = nil
+                state.waiters = [:]
+                state.timers = [:]
+            }
             return (state.subscription, state.waiters.values.flatMap(\.values), Array(state.timers.values))
         }
-        timers.forEach { $0.cancel() }
-        waiters.forEach { $0.resume(returning: false) }
+        for timer in timers { timer.cancel() }
+        for waiter in waiters { waiter.resume(returning: false) }
         if let subscription { Task { try? await subscription.value.close() } }
     }
 
@@ -84,8 +91,8 @@ final class RedisNotifications: Sendable {
             let waiting = state.waiters.removeValue(forKey: key) ?? [:]
             return (waiting, waiting.keys.compactMap { state.timers.removeValue(forKey: $0) })
         }
-        timers.forEach { $0.cancel() }
-        waiting.values.forEach { $0.resume(returning: true) }
+        for timer in timers { timer.cancel() }
+        for waiter in waiting.values { waiter.resume(returning: true) }
     }
 
     /// Makes the subscription if there is none (or it closed); failures leave waits to their

@@ -1,3 +1,6 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 import NIOCore
 
@@ -38,8 +41,10 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable 
     ///   - leaseDuration: Default 5 s.
     ///   - maxWait: Default 30 s.
     ///   - pollInterval: Default 200 ms.
-    public init(storage: RedisStorage.Backend<T>, leaseDuration: TimeAmount = .seconds(5),
-                maxWait: TimeAmount = .seconds(30), pollInterval: TimeAmount = .milliseconds(200)) {
+    public init(
+        storage: RedisStorage.Backend<T>, leaseDuration: TimeAmount = .seconds(5),
+        maxWait: TimeAmount = .seconds(30), pollInterval: TimeAmount = .milliseconds(200)
+    ) {
         self.storage = storage
         self.leaseDuration = leaseDuration
         self.maxWait = maxWait
@@ -50,11 +55,13 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable 
     /// The value for `key`: from Redis, from another process that makes it now, or from `make`.
     /// What `make` throws is thrown; Redis failures never are.
     public func value(forKey key: String, make: () async throws -> T) async throws -> (T, Outcome) {
-        try await run(forKey: key, find: { try? await storage.value(forKey: key) }) {
-            let value = try await make()
-            _ = try? await storage.store(value: value, forKey: key)
-            return (value, nil)
-        }
+        try await run(
+            forKey: key, find: { try? await storage.value(forKey: key) },
+            make: {
+                let value = try await make()
+                _ = try? await storage.store(value: value, forKey: key)
+                return (value, nil)
+            })
     }
 
     /// The general form of ``value(forKey:make:)``, for work that keeps its own result: `find`
@@ -64,8 +71,10 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable 
     /// value is returned at once; the lease is held, and the others told, only once `kept`
     /// returned, so that a slow write delays the waiters, not this caller. What `make` throws is
     /// thrown; Redis failures never are.
-    public func run<V: Sendable>(forKey key: String, find: () async -> V?,
-                                 make: () async throws -> (V, kept: (@Sendable () async -> Void)?)) async throws -> (V, Outcome) {
+    public func run<V: Sendable>(
+        forKey key: String, find: () async -> V?,
+        make: () async throws -> (V, kept: (@Sendable () async -> Void)?)
+    ) async throws -> (V, Outcome) {
         // The waits for Redis and for the holder resume on OffPoolExecutor: a cooperative pool
         // held by other work must not run the wait past `maxWait` into a duplicate make.
         try await withTaskExecutorPreference(OffPoolExecutor.shared) {
@@ -73,8 +82,10 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable 
         }
     }
 
-    private func leaseOrWait<V: Sendable>(forKey key: String, find: () async -> V?,
-                                          make: () async throws -> (V, kept: (@Sendable () async -> Void)?)) async throws -> (V, Outcome) {
+    private func leaseOrWait<V: Sendable>(
+        forKey key: String, find: () async -> V?,
+        make: () async throws -> (V, kept: (@Sendable () async -> Void)?)
+    ) async throws -> (V, Outcome) {
         let client = storage.config.client
         if let found = await find() { return (found, .found) }
         let leaseKey = storage.config.prefix + "lease:" + key
@@ -103,8 +114,10 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable 
         return (try await make().0, .made)
     }
 
-    private func makeAndTell<V: Sendable>(_ key: String, holding lease: RedisLease,
-                                          make: () async throws -> (V, kept: (@Sendable () async -> Void)?)) async throws -> V {
+    private func makeAndTell<V: Sendable>(
+        _ key: String, holding lease: RedisLease,
+        make: () async throws -> (V, kept: (@Sendable () async -> Void)?)
+    ) async throws -> V {
         let renewing = lease.keepRenewed(for: leaseDuration)
         let letGo: @Sendable () async -> Void = { [notifications] in
             renewing.cancel()

@@ -1,7 +1,10 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// HTTP dates (RFC 9110 §5.6.7): read in all three historic forms, written as IMF-fixdate.
@@ -14,7 +17,10 @@ enum HTTPDate {
         // Tokens split on spaces, commas and dashes: the three forms differ only in order.
         let tokens = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "-" }).map { $0.lowercased() }
         guard tokens.count >= 5 else { return nil }
-        var day: Int?, month: Int?, year: Int?, clock: [Int]?
+        var day: Int?
+        var month: Int?
+        var year: Int?
+        var clock: [Int]?
         for token in tokens.dropFirst() {
             if token.contains(":") {
                 let parts = token.split(separator: ":").compactMap { Int($0) }

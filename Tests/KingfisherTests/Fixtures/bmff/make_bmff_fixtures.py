@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """Regenerates the HEIC, AVIF and JPEG XL fixtures in this folder and their manifest.json.
 
 Requirements:

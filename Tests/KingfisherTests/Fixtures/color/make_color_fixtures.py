@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """Writes the colour-management fixtures of KingfisherTests into this directory.
 
 Requirements: Python 3.11, `pip install pillow numpy scikit-image` (Pillow 13, whose ImageCms

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
 """Regenerate the TIFF, BMP and ICO fixtures of RasterFormatTests into this directory.
 
 Requirements: those of ../make_fixtures.py, whose helpers this imports (Pillow 13, with its
