@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "Kingfisher", targets: ["Kingfisher"]),
         .library(name: "KingfisherImaging", targets: ["KingfisherImaging"]),
+        .library(name: "KingfisherRedis", targets: ["KingfisherRedis"]),
         .library(name: "KingfisherServer", targets: ["KingfisherServer"]),
         .executable(name: "kf", targets: ["kf"]),
     ],
@@ -89,11 +90,21 @@ let package = Package(
             dependencies: [
                 "KingfisherImaging",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // Redis as a cache tier with cluster-wide fetch leases: its own product, so that an app
+        // importing Kingfisher compiles none of it.
+        .target(
+            name: "KingfisherRedis",
+            dependencies: [
+                "Kingfisher",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // The image service (`kf serve`): Hummingbird routes on top of the library's manager,
@@ -102,6 +113,7 @@ let package = Package(
             name: "KingfisherServer",
             dependencies: [
                 "Kingfisher",
+                "KingfisherRedis",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -124,6 +136,7 @@ let package = Package(
             name: "kf-bench",
             dependencies: [
                 "Kingfisher",
+                "KingfisherRedis",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -147,6 +160,7 @@ let package = Package(
             name: "KingfisherTests",
             dependencies: [
                 "Kingfisher",
+                "KingfisherRedis",
                 "KingfisherImaging",
                 "KingfisherFuzzTargets",
                 "kf",

@@ -28,6 +28,8 @@ scripts/install-python-deps.sh
 python3 Benchmarks/compare_with_pillow.py --kf "$(swift build --show-bin-path)/kf"
 
 scripts/check-imaging-only.sh
+# Which targets each library product compiles: none of KingfisherRedis for Kingfisher.
+python3 scripts/check-product-closure.py
 
 # Kingfisher 8.11's public API against this library's: every portable symbol is the same or a
 # difference listed on purpose (KINGFISHER_PARITY.md is the full table of this comparison).

@@ -4,6 +4,7 @@
 import Dispatch
 import Foundation
 import Kingfisher
+import KingfisherRedis
 
 /// What a hit in the shared Redis level costs next to a local disk hit, for BENCHMARKS.md: the
 /// same bytes (an encoded result) read back by key from a `DiskStorage` and from a

@@ -3,6 +3,7 @@
 
 import Foundation
 import Kingfisher
+import KingfisherRedis
 
 /// Every setting of the image service, with its default. `kf serve` fills it from its flags and
 /// an optional JSON file of the same names (flags win).

@@ -3,6 +3,7 @@
 
 import Foundation
 import Kingfisher
+import KingfisherRedis
 import Logging
 import NIOCore
 
@@ -101,8 +102,8 @@ final class ImageService: Sendable {
                 config.expiration = expiration
                 return RedisStorage.Backend(config: config)
             }
-            let lease = TimeAmount.milliseconds(Int64(configuration.leaseSeconds * 1000))
-            let maxWait = TimeAmount.milliseconds(Int64(configuration.maxFetchDuration * 1000) * 2)
+            let lease = Duration.milliseconds(Int64(configuration.leaseSeconds * 1000))
+            let maxWait = Duration.milliseconds(Int64(configuration.maxFetchDuration * 1000) * 2)
             // Originals too, fetched under their own leases: another processing of a source
             // another node fetches, or fetched, needs no fetch here.
             originals.useSharedStorage(storage("original"), leaseDuration: lease, maxWait: maxWait)

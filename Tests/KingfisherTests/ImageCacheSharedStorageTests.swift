@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import Kingfisher
+@testable import KingfisherRedis
 
 /// ImageCache's shared level: two caches in different directories (two nodes) on one real
 /// redis-server.
@@ -13,7 +14,7 @@ import Testing
     func node(_ name: String, in directory: URL, redis: RedisTestServer) throws -> ImageCache {
         let cache = try ImageCache(name: name, cacheDirectoryURL: directory.appendingPathComponent(name))
         let client = RedisClient(configuration: redis.clientConfiguration, logger: RecordingLogHandler.Lines().logger())
-        cache.sharedStorage = RedisStorage.Backend(config: RedisStorage.Config(client: client, prefix: "test:"))
+        cache.useSharedStorage(RedisStorage.Backend(config: RedisStorage.Config(client: client, prefix: "test:")))
         return cache
     }
 

@@ -6,6 +6,7 @@ import KingfisherServer
 import Testing
 
 @testable import Kingfisher
+@testable import KingfisherRedis
 
 /// Several `kf serve` nodes in this process sharing one real redis-server: results made once
 /// across nodes, shared through Redis, and every answer still given when Redis is gone.

@@ -5,6 +5,7 @@ import NIOCore
 import Testing
 
 @testable import Kingfisher
+@testable import KingfisherRedis
 
 /// The RESP2 reader and the command encoding, on bytes alone.
 @Suite struct RESPParserTests {

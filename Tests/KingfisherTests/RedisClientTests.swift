@@ -7,6 +7,7 @@ import NIOPosix
 import Testing
 
 @testable import Kingfisher
+@testable import KingfisherRedis
 
 /// The RESP client against a real redis-server on loopback: commands, pipelining, a server
 /// that is down, restarted or silent, leases and notifications.

@@ -6,11 +6,12 @@ import NIOCore
 import Testing
 
 @testable import Kingfisher
+@testable import KingfisherRedis
 
 /// One value made across processes: each `RedisSingleFlight` here stands for a node, with its
 /// own client, on one real redis-server.
 @Suite struct RedisSingleFlightTests {
-    func node(_ redis: RedisTestServer, leaseDuration: TimeAmount = .seconds(5)) -> RedisSingleFlight<Data> {
+    func node(_ redis: RedisTestServer, leaseDuration: Duration = .seconds(5)) -> RedisSingleFlight<Data> {
         let client = RedisClient(configuration: redis.clientConfiguration, logger: RecordingLogHandler.Lines().logger())
         return RedisSingleFlight(
             storage: RedisStorage.Backend(config: RedisStorage.Config(client: client, prefix: "test:")),

@@ -20,8 +20,8 @@ public final class ImageCache: Sendable {
     public let diskStorage: DiskStorage.Backend<Data>
     /// The HTTP caching records of originals cached under ``HTTPCachePolicy/followHeaders``.
     let httpRecords = HTTPCacheRecords()
-    /// Guards ``sharedStorage`` and ``sharedFetches``.
-    let shared = Locked<SharedLevel?>(nil)
+    /// ``tiersBelowDisk``.
+    let lowerTiers = Locked<[any CacheTier<Data>]>([])
     private let ioQueue: DispatchQueue
     private let readQueue: DispatchQueue
 
@@ -88,7 +88,7 @@ public final class ImageCache: Sendable {
     ///   - toDisk: Whether to store on disk too. Default `true`.
     ///   - callbackQueue: Where `completionHandler` runs. Default `.untouch`.
     ///   - completionHandler: Called once the disk file is written and, with a
-    ///     ``sharedStorage``, once the shared level has it too (or failed to take it).
+    ///     tiers below the disk (``tiersBelowDisk``), once they have it too (or failed to take it).
     public func store(
         _ image: KFCrossPlatformImage, original: Data? = nil, forKey key: String,
         processorIdentifier identifier: String = "", forcedExtension: String? = nil,
@@ -152,7 +152,7 @@ public final class ImageCache: Sendable {
                     value: data, forKey: computedKey, expiration: options.diskCacheExpiration,
                     forcedExtension: options.forcedExtension)
             }
-            self.storeShared(
+            self.storeBelowDisk(
                 data, computedKey: computedKey, forcedExtension: options.forcedExtension,
                 expiration: options.diskCacheExpiration
             ) { finish(result) }
@@ -191,7 +191,7 @@ public final class ImageCache: Sendable {
 
     /// Writes `data` to disk for `key` (and processor `identifier`) without touching memory;
     /// `completionHandler` is called once the disk file is written and, with a
-    /// ``sharedStorage``, once the shared level has it too (or failed to take it).
+    /// tiers below the disk (``tiersBelowDisk``), once they have it too (or failed to take it).
     public func storeToDisk(
         _ data: Data, forKey key: String, processorIdentifier identifier: String = "",
         forcedExtension: String? = nil, expiration: StorageExpiration? = nil,
@@ -204,7 +204,7 @@ public final class ImageCache: Sendable {
                     value: data, forKey: key.computedKey(with: identifier), expiration: expiration,
                     forcedExtension: forcedExtension)
             }
-            self.storeShared(
+            self.storeBelowDisk(
                 data, computedKey: key.computedKey(with: identifier), forcedExtension: forcedExtension,
                 expiration: expiration
             ) {
@@ -256,7 +256,7 @@ public final class ImageCache: Sendable {
             if let completionHandler { callbackQueue.execute { completionHandler(nil) } }
             return
         }
-        removeShared(computedKey: computedKey, forcedExtension: forcedExtension)
+        removeBelowDisk(computedKey: computedKey, forcedExtension: forcedExtension)
         ioQueue.async {
             let failure: Error?
             do {
@@ -375,10 +375,10 @@ public final class ImageCache: Sendable {
                     forKey: computedKey, forcedExtension: options.forcedExtension,
                     extendingExpiration: options.diskCacheAccessExtendingExpiration)
             }
-            if case .success(.none) = result, self.sharedStorage != nil {
-                // Not on this disk: the shared level may have it (and then this disk keeps it).
+            if case .success(.none) = result, !self.tiersBelowDisk.isEmpty {
+                // Not on this disk: a tier below may have it (and then this disk keeps it).
                 OffPoolExecutor.task {
-                    let data = await self.sharedData(
+                    let data = await self.dataBelowDisk(
                         forComputedKey: computedKey, forcedExtension: options.forcedExtension,
                         expiration: options.diskCacheExpiration)
                     // Decoded on the read queue, as a disk hit is: not on the cooperative pool.

@@ -28,7 +28,7 @@ public enum StorageExpiration: Sendable, Hashable {
     }
 
     /// The lifetime this expiration gives an item stored now; 0 for `.expired` and past dates.
-    var timeInterval: TimeInterval {
+    package var timeInterval: TimeInterval {
         switch self {
         case .never: return .infinity
         case .seconds(let seconds): return seconds

@@ -8,7 +8,7 @@ import Foundation
 final class ImageRetrieval: Sendable {
     private struct State {
         var downloadTask: DownloadTask?
-        /// Work of the retrieval's own that is not a download (a read of the shared cache level).
+        /// Work of the retrieval's own that is not a download (a read of a tier below the disk).
         var work: Task<Void, Never>?
         var cancelled = false
         var completed = false
@@ -51,7 +51,7 @@ final class ImageRetrieval: Sendable {
     let workingOptions: KingfisherParsedOptionsInfo
 
     /// Called once the stores of a successful load have ended, whether or not the retrieval
-    /// waits for them (the holder of a fetch lease tells the other processes then).
+    /// waits for them (the process holding a tier's single-flight key tells the others then).
     var whenStored: (@Sendable () -> Void)? {
         get { state.withLock { $0.whenStored } }
         set { state.withLock { $0.whenStored = newValue } }
@@ -63,7 +63,7 @@ final class ImageRetrieval: Sendable {
     /// The error a cancelled retrieval ends with.
     static let cancellation = KingfisherError.requestError(reason: .asyncTaskContextCancelled)
 
-    /// Cancels whatever runs (a download, a provider's load, a shared read, a wait for a retry); the retrieval then
+    /// Cancels whatever runs (a download, a provider's load, a tier read, a wait for a retry); the retrieval then
     /// fails with a cancellation, and a cache read that finishes later is not delivered.
     func cancel() {
         let (task, work, awaitingRetry, retry) = state.withLock { state in
@@ -91,7 +91,7 @@ final class ImageRetrieval: Sendable {
         if isUpdate { downloadTaskUpdated?(task) }
     }
 
-    /// Records started work that is not a download (a read of the shared cache level).
+    /// Records started work that is not a download (a read of a tier below the disk).
     func started(_ work: Task<Void, Never>) {
         let cancelled = state.withLock { state -> Bool in
             state.work = work

@@ -178,7 +178,9 @@ public final class KingfisherManager: Sendable {
         let cached = targetCache.imageCachedType(
             forKey: key, processorIdentifier: options.processor.identifier,
             forcedExtension: options.forcedExtension)
-        if cached.cached, !options.fromMemoryCacheOrRefresh || cached == .memory {
+        // A miss on this disk may still be a hit in a tier below it, which the disk read asks.
+        let mayBeBelowDisk = cached == .none && !options.fromMemoryCacheOrRefresh && !targetCache.tiersBelowDisk.isEmpty
+        if cached.cached || mayBeBelowDisk, !options.fromMemoryCacheOrRefresh || cached == .memory {
             targetCache.retrieveImage(forKey: key, options: options, callbackQueue: options.callbackQueue) { result in
                 if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }
                 switch result {
@@ -248,9 +250,9 @@ public final class KingfisherManager: Sendable {
         let originalType = lookForOriginal ? originalCache.imageCachedType(forKey: key, forcedExtension: options.forcedExtension) : .none
         guard originalType.cached, !options.fromMemoryCacheOrRefresh || originalType == .memory else {
             if lookForOriginal, originalType == .none, !options.fromMemoryCacheOrRefresh, !processor.identifier.isEmpty,
-                originalCache.sharedStorage != nil, Self.decodesStoredData(options.cacheSerializer)
+                !originalCache.tiersBelowDisk.isEmpty, Self.decodesStoredData(options.cacheSerializer)
             {
-                return fromSharedOriginal(
+                return fromTierOriginal(
                     source, in: originalCache, retrieval: retrieval, progressBlock: progressBlock,
                     completion: completion)
             }
@@ -284,7 +286,7 @@ public final class KingfisherManager: Sendable {
     /// is: the processor decodes them itself, at the reduced scale its output needs (a resize of
     /// a large photo never decodes it whole), and the whole original is not put in memory. Bytes
     /// that are gone or do not decode count as no original, as an unreadable disk hit does.
-    /// `data`, when given, is the original's bytes already read (from the shared level).
+    /// `data`, when given, is the original's bytes already read (from a tier below the disk).
     func fromOriginalData(
         _ source: Source, in originalCache: ImageCache, data known: Data? = nil,
         retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,

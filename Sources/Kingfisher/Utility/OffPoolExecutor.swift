@@ -13,15 +13,15 @@ import Dispatch
 /// out: tasks started here run, and resume after each `await`, on a concurrent dispatch queue of
 /// the library's, whose threads libdispatch adds when the ones it has are busy. Code isolated to
 /// an actor (the main actor included) still runs on that actor.
-final class OffPoolExecutor: TaskExecutor {
+package final class OffPoolExecutor: TaskExecutor {
     /// The one executor every such task shares.
-    static let shared = OffPoolExecutor()
+    package static let shared = OffPoolExecutor()
 
     private let queue = DispatchQueue(
         label: "com.onevcat.Kingfisher.OffPoolExecutor", qos: .userInitiated,
         attributes: .concurrent)
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         queue.async { job.runSynchronously(on: executor) }
@@ -29,7 +29,7 @@ final class OffPoolExecutor: TaskExecutor {
 
     /// Starts `work` in a new unstructured task that runs here (see the type's notes).
     @discardableResult
-    static func task<Success: Sendable>(_ work: sending @escaping () async -> Success) -> Task<Success, Never> {
+    package static func task<Success: Sendable>(_ work: sending @escaping () async -> Success) -> Task<Success, Never> {
         Task(executorPreference: shared, operation: work)
     }
 }

@@ -4,6 +4,7 @@
 import Foundation
 
 @testable import Kingfisher
+@testable import KingfisherRedis
 
 /// A real redis-server (the Debian package; `scripts/test.sh` installs it) on 127.0.0.1 with a
 /// free port, no persistence, its directory a temporary one. It can be stopped and started again

@@ -2,6 +2,7 @@
 // Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
 import Foundation
+import Kingfisher
 import NIOCore
 
 /// Work for a key done by one process at a time among all that share a Redis server, its
@@ -15,25 +16,19 @@ import NIOCore
 /// dies stops renewing, so its lease lapses within ``leaseDuration`` and another takes over.
 /// With Redis down, every process makes the value itself: the tier speeds things up, it is
 /// never needed for an answer.
-public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable {
-    /// How a value was had.
-    public enum Outcome: Sendable, Equatable {
-        /// It was in Redis already.
-        case found
-        /// Another process made it while this one waited.
-        case waited
-        /// This process made it (holding the lease, or without Redis).
-        case made
-    }
+public final class RedisSingleFlight<T: DataTransformable & Sendable>: CacheTierSingleFlight {
+    /// How a value was had: found in Redis, made by another process while this one waited, or
+    /// made here (holding the lease, or without Redis).
+    public typealias Outcome = SingleFlightOutcome
 
     /// Where values are shared.
     public let storage: RedisStorage.Backend<T>
     /// How long a lease lives without renewal: the longest a dead holder delays the others.
-    public let leaseDuration: TimeAmount
+    public let leaseDuration: Duration
     /// How long a process waits for others before making the value itself.
-    public let maxWait: TimeAmount
+    public let maxWait: Duration
     /// How often a waiting process looks for the value without a message.
-    public let pollInterval: TimeAmount
+    public let pollInterval: Duration
     private let notifications: RedisNotifications
 
     /// - Parameters:
@@ -42,8 +37,8 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable 
     ///   - maxWait: Default 30 s.
     ///   - pollInterval: Default 200 ms.
     public init(
-        storage: RedisStorage.Backend<T>, leaseDuration: TimeAmount = .seconds(5),
-        maxWait: TimeAmount = .seconds(30), pollInterval: TimeAmount = .milliseconds(200)
+        storage: RedisStorage.Backend<T>, leaseDuration: Duration = .seconds(5),
+        maxWait: Duration = .seconds(30), pollInterval: Duration = .milliseconds(200)
     ) {
         self.storage = storage
         self.leaseDuration = leaseDuration
@@ -89,12 +84,12 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable 
         let client = storage.config.client
         if let found = await find() { return (found, .found) }
         let leaseKey = storage.config.prefix + "lease:" + key
-        let deadline = NIODeadline.now() + maxWait
+        let deadline = NIODeadline.now() + TimeAmount(maxWait)
         var waited = false
         while client.isUp, NIODeadline.now() < deadline {
             let lease: RedisLease?
             do {
-                lease = try await RedisLease.acquire(leaseKey, duration: leaseDuration, client: client)
+                lease = try await RedisLease.acquire(leaseKey, duration: TimeAmount(leaseDuration), client: client)
             } catch {
                 break
             }
@@ -107,7 +102,7 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable 
                 return (try await makeAndTell(key, holding: lease, make: make), .made)
             }
             waited = true
-            _ = await notifications.wait(for: key, timeout: pollInterval)
+            _ = await notifications.wait(for: key, timeout: TimeAmount(pollInterval))
             try Task.checkCancellation()
             if let found = await find() { return (found, .waited) }
         }
@@ -118,7 +113,7 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: Sendable 
         _ key: String, holding lease: RedisLease,
         make: () async throws -> (V, kept: (@Sendable () async -> Void)?)
     ) async throws -> V {
-        let renewing = lease.keepRenewed(for: leaseDuration)
+        let renewing = lease.keepRenewed(for: TimeAmount(leaseDuration))
         let letGo: @Sendable () async -> Void = { [notifications] in
             renewing.cancel()
             try? await lease.release()

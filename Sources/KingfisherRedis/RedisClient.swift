@@ -2,6 +2,7 @@
 // Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
 import Foundation
+import Kingfisher
 import Logging
 import NIOCore
 import NIOPosix
@@ -23,11 +24,11 @@ public final class RedisClient: Sendable {
         /// How many connections commands are spread over. Default 2.
         public var connections = 2
         /// How long a command (or a pipelined batch) may take. Default 500 ms.
-        public var commandTimeout: TimeAmount = .milliseconds(500)
+        public var commandTimeout: Duration = .milliseconds(500)
         /// How long connecting may take. Default 500 ms.
-        public var connectTimeout: TimeAmount = .milliseconds(500)
+        public var connectTimeout: Duration = .milliseconds(500)
         /// While the server is down, how often a connection is tried again. Default 1 s.
-        public var retryInterval: TimeAmount = .seconds(1)
+        public var retryInterval: Duration = .seconds(1)
 
         /// The defaults, for the server on `127.0.0.1:6379`.
         public init() {}
@@ -87,7 +88,7 @@ public final class RedisClient: Sendable {
     func send(_ commands: [RESPCommand]) async throws(RedisError) -> [RESPValue] {
         let connection = try await connection()
         do {
-            let replies = try await connection.send(commands, timeout: configuration.commandTimeout)
+            let replies = try await connection.send(commands, timeout: TimeAmount(configuration.commandTimeout))
             markUp()
             return replies
         } catch {
@@ -150,13 +151,13 @@ public final class RedisClient: Sendable {
             }
             if var down = state.down {
                 // One connection attempt per retry interval; other commands keep failing fast.
-                down.retryAt = now + configuration.retryInterval
+                down.retryAt = now + TimeAmount(configuration.retryInterval)
                 state.down = down
             }
             let connecting = Task { [configuration, group] in
                 try await RedisConnection.connect(
                     host: configuration.host, port: configuration.port,
-                    timeout: configuration.connectTimeout, group: group)
+                    timeout: TimeAmount(configuration.connectTimeout), group: group)
             }
             state.slots[index] = connecting
             return .use(connecting)
@@ -206,11 +207,12 @@ public final class RedisClient: Sendable {
         let now = NIODeadline.now()
         let wentDown = state.withLock { state -> Bool in
             guard state.down == nil else { return false }
-            state.down = (now, now + configuration.retryInterval, error.description)
+            state.down = (now, now + TimeAmount(configuration.retryInterval), error.description)
             return true
         }
         if wentDown {
-            logger.warning("\(error.description); carrying on without it, trying again every \(configuration.retryInterval.seconds) s")
+            logger.warning(
+                "\(error.description); carrying on without it, trying again every \(TimeAmount(configuration.retryInterval).seconds) s")
         }
     }
 

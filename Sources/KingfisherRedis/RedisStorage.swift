@@ -2,6 +2,7 @@
 // Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
 import Foundation
+import Kingfisher
 import NIOCore
 
 /// The shared half of the cache: values kept in Redis, so that every process (every node of a

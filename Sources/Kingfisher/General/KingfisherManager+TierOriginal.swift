@@ -3,47 +3,47 @@
 
 import Foundation
 
-/// Originals for caches with a shared level (``ImageCache/sharedStorage``): found where another
-/// process stored them, or fetched by one process for all that want them at once.
+/// Originals for caches with tiers below the disk (``ImageCache/tiersBelowDisk``): found where
+/// another process stored them, or fetched by one process for all that want them at once.
 extension KingfisherManager {
     /// What a process had for an original that was on none of its own levels.
-    private enum SharedOriginal: Sendable {
-        /// The original's bytes from the shared level (now on this disk too).
+    private enum TierOriginal: Sendable {
+        /// The original's bytes from a tier below the disk (now on this disk too).
         case stored(Data)
-        /// The retrieval this process ran itself: holding the fetch lease, or without Redis.
+        /// The retrieval this process ran itself: holding the key, or without the tier.
         case loaded(RetrieveImageResult)
     }
 
-    /// An original missing from this process's memory and disk: processed from the shared
-    /// level's bytes if another process stored it; else fetched by one process among those
-    /// sharing the level (``ImageCache/sharedFetches``). The holder of the fetch lease downloads
-    /// and stores the original, in the shared level too, before it tells the others; they wait
-    /// for it and process what it stored. A holder that fails lets the next one try; with Redis
-    /// unreachable every process downloads for itself.
+    /// An original missing from this process's memory and disk: processed from a lower tier's
+    /// bytes if another process stored it; else fetched by one process among those sharing the
+    /// tier, when a tier offers a ``CacheTierSingleFlight``. The process holding the key
+    /// downloads and stores the original, in the tiers too, before it tells the others; they
+    /// wait for it and process what it stored. A holder that fails lets the next one try; with
+    /// the tier unreachable every process downloads for itself.
     ///
     /// Only a retrieval that keeps the original (``KingfisherOptionsInfoItem/cacheOriginalImage``)
-    /// takes the lease: another would leave the waiters nothing to find. (Neither does one whose
+    /// takes the key: another would leave the waiters nothing to find. (Neither does one whose
     /// response says `no-store` under ``HTTPCachePolicy/followHeaders``: told, its waiters find
     /// nothing and fetch in turn.)
-    func fromSharedOriginal(
+    func fromTierOriginal(
         _ source: Source, in originalCache: ImageCache, retrieval: ImageRetrieval,
         progressBlock: DownloadProgressBlock?, completion: @escaping Completion
     ) {
         let options = retrieval.workingOptions
         let computedKey = source.cacheKey.computedKey(with: "")
-        let find: @Sendable () async -> SharedOriginal? = {
-            await originalCache.sharedData(
+        let find: @Sendable () async -> TierOriginal? = {
+            await originalCache.dataBelowDisk(
                 forComputedKey: computedKey, forcedExtension: options.forcedExtension,
                 expiration: options.diskCacheExpiration
-            ).map(SharedOriginal.stored)
+            ).map(TierOriginal.stored)
         }
-        let fetches = options.cacheOriginalImage && !options.onlyFromCache ? originalCache.sharedFetches : nil
+        let fetches = options.cacheOriginalImage && !options.onlyFromCache ? originalCache.fetchSingleFlight : nil
         retrieval.started(
             OffPoolExecutor.task {
-                let had: SharedOriginal?
+                let had: TierOriginal?
                 do {
                     if let fetches {
-                        let name = originalCache.sharedName(forComputedKey: computedKey, forcedExtension: options.forcedExtension)
+                        let name = originalCache.tierKey(forComputedKey: computedKey, forcedExtension: options.forcedExtension)
                         had = try await fetches.run(forKey: name, find: find) {
                             // The waiters look for the original once told: they are told once it
                             // is stored, which this retrieval does not wait for.

@@ -2,6 +2,7 @@
 // Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
 import Foundation
+import Kingfisher
 import NIOCore
 
 /// One process's claim, held in Redis for a short time, to do the work for a key.
@@ -58,7 +59,7 @@ final class RedisLease: Sendable {
     func keepRenewed(for duration: TimeAmount) -> RepeatedTask {
         let interval = TimeAmount.nanoseconds(duration.nanoseconds / 3)
         let command = renewal(for: duration)
-        let timeout = client.configuration.commandTimeout
+        let timeout = TimeAmount(client.configuration.commandTimeout)
         let eventLoop = client.group.next()
         return eventLoop.scheduleRepeatedAsyncTask(initialDelay: interval, delay: interval) { [client] task in
             guard let connection = client.openConnection() else { return eventLoop.makeSucceededVoidFuture() }
@@ -67,9 +68,4 @@ final class RedisLease: Sendable {
             }.recover { _ in }
         }
     }
-}
-
-extension TimeAmount {
-    /// The amount in whole milliseconds, at least 1: Redis's `PX` refuses 0.
-    var milliseconds: Int64 { max(1, nanoseconds / 1_000_000) }
 }

@@ -1,6 +1,7 @@
 // This source file is part of Kingfisher for Linux.
 // Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
+import Kingfisher
 import NIOCore
 import NIOPosix
 
@@ -97,9 +98,4 @@ final class RedisConnection: Sendable {
     func close() {
         channel.close(promise: nil)
     }
-}
-
-extension TimeAmount {
-    /// The amount in seconds, for messages.
-    var seconds: Double { Double(nanoseconds) / 1e9 }
 }

@@ -2,6 +2,7 @@
 // Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
 import Foundation
+import Kingfisher
 import NIOCore
 
 /// "This key is ready" messages between the processes sharing a Redis server, on one channel.
@@ -105,9 +106,9 @@ final class RedisNotifications: Sendable {
             if let subscription = state.subscription { return subscription }
             let subscription = Task { [channel] in
                 let connection = try await RedisConnection.connect(
-                    host: configuration.host, port: configuration.port, timeout: configuration.connectTimeout,
+                    host: configuration.host, port: configuration.port, timeout: TimeAmount(configuration.connectTimeout),
                     group: client.group, onPush: { [weak self] in self?.deliver($0) })
-                _ = try await connection.send(RESPCommand("SUBSCRIBE", channel), timeout: configuration.commandTimeout)
+                _ = try await connection.send(RESPCommand("SUBSCRIBE", channel), timeout: TimeAmount(configuration.commandTimeout))
                 return connection
             }
             state.subscription = subscription
