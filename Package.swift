@@ -122,7 +122,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            ],
+            // The playground page: static files the service's file middleware serves.
+            resources: [.copy("Playground")]
         ),
         .executableTarget(
             name: "kf",

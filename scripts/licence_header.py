@@ -3,9 +3,9 @@
 # Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 """The licence header every source file starts with: checks it (--check) or adds it (--add).
 
-Source files are the repository's tracked Swift, C, Python and shell files. The header goes
-first, after a shebang or a Swift manifest's `// swift-tools-version` line, in the file's own
-comment syntax.
+Source files are the repository's tracked Swift, C, Python, shell, JavaScript, CSS and HTML
+files. The header goes first, after a shebang or a Swift manifest's `// swift-tools-version`
+line, in the file's own comment syntax.
 """
 import argparse
 import subprocess
@@ -16,12 +16,17 @@ LINES = [
     "This source file is part of Kingfisher for Linux.",
     "Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.",
 ]
-COMMENT = {".swift": "//", ".h": "//", ".c": "//", ".py": "#", ".sh": "#"}
+# How each kind of file comments a line: what goes before it and after it.
+COMMENT = {
+    ".swift": ("//", ""), ".h": ("//", ""), ".c": ("//", ""), ".js": ("//", ""),
+    ".py": ("#", ""), ".sh": ("#", ""),
+    ".css": ("/*", " */"), ".html": ("<!--", " -->"),
+}
 
 
 def header(path: Path) -> str:
-    marker = COMMENT[path.suffix]
-    return "".join(f"{marker} {line}\n" for line in LINES)
+    opening, closing = COMMENT[path.suffix]
+    return "".join(f"{opening} {line}{closing}\n" for line in LINES)
 
 
 def split_preamble(text: str) -> tuple[str, str]:
@@ -34,7 +39,10 @@ def split_preamble(text: str) -> tuple[str, str]:
 
 def source_files(root: Path) -> list[Path]:
     listed = subprocess.run(["git", "ls-files"], cwd=root, check=True, capture_output=True, text=True).stdout
-    return [root / name for name in listed.splitlines() if Path(name).suffix in COMMENT and (root / name).is_file()]
+    # Test fixtures are data whose bytes the tests read (an HTML error page), not source.
+    return [root / name for name in listed.splitlines()
+            if Path(name).suffix in COMMENT and "Fixtures" not in Path(name).parts[:-1] or name.endswith(".py")
+            if (root / name).is_file()]
 
 
 def main() -> int:

@@ -35,7 +35,8 @@ final class ImageService: Sendable {
     private let redis: RedisClient?
     private let flights = SingleFlight<String, (ServedImage, ServiceMetrics.ResultLevel)>()
     private let parsedRequests = ParsedRequests()
-    private let negotiable: [OutputFormat]
+    /// The formats `Accept` may choose, in the configuration's order, that this build can write.
+    let negotiable: [OutputFormat]
     private let downloadEvents: DownloadEvents
     private let logger: Logger
 
@@ -121,6 +122,13 @@ final class ImageService: Sendable {
         for format in configuration.negotiatedFormats.compactMap({ OutputFormat(fileExtension: $0) }) where !format.canEncode {
             logger.warning("\(format.rawValue) is not offered to Accept: this build cannot encode it")
         }
+    }
+
+    /// What the playground page reads: the processing grammar, the formats, the signing mode.
+    var playgroundCatalogue: PlaygroundCatalogue {
+        PlaygroundCatalogue(
+            grammar: .standard, name: configuration.name, allowsUnsigned: configuration.allowUnsigned,
+            formats: OutputFormat.allCases.filter(\.canEncode), negotiated: negotiable)
     }
 
     /// Closes the Redis connections and subscriptions, if any; for after the last request.

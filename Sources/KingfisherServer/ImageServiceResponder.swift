@@ -14,15 +14,23 @@ struct ImageServiceResponder: HTTPResponder {
 
     let service: ImageService
     let logger: Logger
-    private let playground: ByteBuffer
-    private let playgroundPolicy: String
+    private let playgroundFiles: FileMiddleware<ImageServiceRequestContext, LocalFileSystem>?
+    private let catalogue: ByteBuffer
+
+    /// What the playground's page may load and run: its own script and styles, and images and
+    /// answers from anywhere (the service it previews may be behind another name).
+    static let playgroundPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src * data: blob:; connect-src *; "
+        + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     init(service: ImageService, logger: Logger) {
         self.service = service
         self.logger = logger
-        let page = PlaygroundPage.html(name: service.configuration.name, allowsUnsigned: service.configuration.allowUnsigned)
-        playground = ByteBuffer(string: page.html)
-        playgroundPolicy = page.contentSecurityPolicy
+        playgroundFiles = PlaygroundFiles.directory.map(PlaygroundFiles.middleware)
+        if PlaygroundFiles.directory == nil {
+            logger.warning("the playground's files are not beside the executable (Kingfisher_KingfisherServer.resources): / answers 404")
+        }
+        catalogue = ByteBuffer(data: service.playgroundCatalogue.json())
     }
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -30,7 +38,7 @@ struct ImageServiceResponder: HTTPResponder {
         var level: ServiceMetrics.ResultLevel?
         var response: Response
         do throws(ServiceError) {
-            (response, level) = try await answer(request)
+            (response, level) = try await answer(request, context: context)
         } catch {
             response = Self.errorResponse(error)
             // Ends the request's input, so Hummingbird stops reading what is left of its body and
@@ -55,7 +63,7 @@ struct ImageServiceResponder: HTTPResponder {
         return response
     }
 
-    private func answer(_ request: Request) async throws(ServiceError) -> (Response, ServiceMetrics.ResultLevel?) {
+    private func answer(_ request: Request, context: Context) async throws(ServiceError) -> (Response, ServiceMetrics.ResultLevel?) {
         guard request.method == .get || request.method == .head else {
             throw ServiceError(
                 .methodNotAllowed, "\(request.method) is not served: use GET or HEAD", closes: false,
@@ -70,14 +78,13 @@ struct ImageServiceResponder: HTTPResponder {
         guard path.utf8.count <= Self.maxPathLength else {
             throw ServiceError(.uriTooLong, "the path is \(path.utf8.count) bytes, over the limit of \(Self.maxPathLength)")
         }
+        if PlaygroundFiles.serves(path) { return (try await playgroundFile(request, context: context), nil) }
         switch path {
-        case "/":
+        case "/playground/catalogue.json":
             var headers = HTTPFields()
-            headers[.contentType] = "text/html; charset=utf-8"
+            headers[.contentType] = "application/json"
             headers[.cacheControl] = "no-cache"
-            headers[.contentSecurityPolicy] = playgroundPolicy
-            headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
-            return (Response(status: .ok, headers: headers, body: .init(byteBuffer: playground)), nil)
+            return (Response(status: .ok, headers: headers, body: .init(byteBuffer: catalogue)), nil)
         case "/healthz":
             return (Self.text(.ok, "ok"), nil)
         case "/metrics":
@@ -88,6 +95,29 @@ struct ImageServiceResponder: HTTPResponder {
             let answer = try await service.image(forPath: path, accept: request.headers[.accept])
             return (imageResponse(answer, request: request), answer.level)
         }
+    }
+
+    /// A file of the playground page, through Hummingbird's file middleware.
+    private func playgroundFile(_ request: Request, context: Context) async throws(ServiceError) -> Response {
+        guard let playgroundFiles else {
+            throw ServiceError(.notFound, "the playground's files are not installed beside this executable")
+        }
+        var response: Response
+        do {
+            response = try await playgroundFiles.handle(request, context: context) { _, _ in throw HTTPError(.notFound) }
+        } catch let error as HTTPError {
+            throw ServiceError(
+                error.status, error.status == .notFound ? "no such file of the playground: \(request.uri.path.prefix(300))" : "\(error)")
+        } catch {
+            throw ServiceError(.internalServerError, "the playground's file \(request.uri.path.prefix(300)) cannot be read: \(error)")
+        }
+        // The files are UTF-8; the middleware names only the media type.
+        if let type = response.headers[.contentType], type.hasPrefix("text/") || type.hasSuffix("javascript"), !type.contains("charset") {
+            response.headers[.contentType] = type + "; charset=utf-8"
+        }
+        response.headers[.contentSecurityPolicy] = Self.playgroundPolicy
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        return response
     }
 
     private func imageResponse(_ answer: ImageService.Answer, request: Request) -> Response {

@@ -2,6 +2,7 @@
 // Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
 import Foundation
+import Kingfisher
 import KingfisherServer
 import Testing
 
@@ -85,6 +86,58 @@ import Testing
                 #expect(signed.attribute("data-state") == "loaded", "status: \(signed.text(of: "status") ?? "-")")
                 #expect(signed.attribute("data-width", of: "result-size") == "40")
                 #expect(signed.attribute("data-height", of: "result-size") == "30")
+            }
+        }
+    }
+
+    @Test func theCatalogueIsTheProcessingGrammar() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                let served = try await service.get("/playground/catalogue.json")
+                #expect(served.status == 200 && served.header("Content-Type") == "application/json")
+                let catalogue = try #require(try JSONSerialization.jsonObject(with: Data(served.text.utf8)) as? [String: Any])
+                let steps = try #require(catalogue["steps"] as? [[String: Any]])
+                #expect(steps.compactMap { $0["name"] as? String } == ProcessorGrammar.standard.steps.map(\.name))
+                let blur = try #require(steps.first { $0["name"] as? String == "blur" }?["arguments"] as? [[String: Any]])
+                #expect(blur.first?["max"] as? Double == Double(ImageProcessorSpec.maxBlurRadius), "limits come from the table")
+                let presets = try #require(catalogue["presets"] as? [[String: String]])
+                #expect(presets.map { $0["name"] } == ProcessorGrammar.standard.presets.map(\.name))
+                for preset in presets { #expect(throws: Never.self) { _ = try ImageProcessorSpec.processor(from: preset["spec"] ?? "") } }
+                #expect((catalogue["formats"] as? [String])?.contains("png") == true)
+                #expect(catalogue["grammar"] as? String == ImageProcessorSpec.grammar)
+            }
+        }
+    }
+
+    @Test func thePageIsStaticFilesUnderAPolicyOfItsOwn() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                let page = try await service.get("/")
+                #expect(page.status == 200 && page.text.contains("src=\"/playground/playground.js\""))
+                #expect(page.header("Content-Security-Policy")?.contains("script-src 'self'") == true)
+                let script = try await service.get("/playground/playground.js")
+                #expect(script.status == 200 && script.text.contains("catalogue.json"))
+                let outside = try await service.get("/playground/../../../Package.swift")
+                #expect(outside.status >= 400 && !outside.text.contains("swift-tools-version"), "nothing outside the page's folder")
+                #expect(try await service.get("/playground/missing.js").status == 404)
+            }
+        }
+    }
+
+    @Test func theStepMenuAndTheFormComeFromTheCatalogue() async throws {
+        guard let chromium = HeadlessChromium.require() else { return }
+        try await withTemporaryDirectory { directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                // Optional arguments in any order (round, blend) still open as form rows.
+                let spec = "round(50%,64x64,tl+br)|>blend(multiply,#FFCC00)|>crop(10x10,0,1)"
+                let encoded = try #require(spec.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+                let page = try await chromium.dom(of: service.url("/#processing=\(encoded)"))
+                for step in ProcessorGrammar.standard.steps {
+                    #expect(page.html.contains("<option value=\"\(step.name)\">"), "\(step.name) is offered")
+                }
+                #expect(page.html.contains("<b>round</b>") && page.html.contains("<b>blend</b>") && page.html.contains("<b>crop</b>"))
+                #expect(!page.html.contains("<b>text</b>"), "every step is shown as a form")
+                #expect(page.html.contains("<button type=\"button\" class=\"chip\""), "presets")
             }
         }
     }

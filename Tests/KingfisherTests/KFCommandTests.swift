@@ -137,7 +137,7 @@ import Testing
                 "process", Fixtures.directory.appendingPathComponent("photo.png").path,
                 "--processor", "resize(10x10,stretch)", "--output", directory.appendingPathComponent("never.png").path)
             #expect(run.status == 64)
-            #expect(run.stderr.contains("content mode must be fit, fill or none"))
+            #expect(run.stderr.contains("mode must be fill, fit or none, not 'stretch'"))
             #expect(run.stderr.contains("blend(MODE[,ALPHA][,#BG])"))
         }
     }
