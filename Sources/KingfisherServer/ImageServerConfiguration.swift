@@ -56,8 +56,10 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
     public var maxProcessingSteps = 16
     /// JPEG, WebP and AVIF quality, 1…100. Default 80.
     public var quality = 80
-    /// Formats `Accept` may pick, in order, when the URL names none. Default `["avif", "webp"]`.
-    public var negotiatedFormats: [String] = ["avif", "webp"]
+    /// Formats `Accept` may pick, in order, when the URL names none: by extension, among the
+    /// formats the registry says browsers negotiate
+    /// (``ImageFormatRegistry/negotiatedFormats``). Default: all of them, `["avif", "webp"]`.
+    public var negotiatedFormats: [String] = ImageFormatRegistry.shared.negotiatedFormats.compactMap(\.fileExtension)
     /// `max-age` of results, in seconds. Default one year (31 536 000).
     public var maxAge = 31_536_000
     /// Bytes of encoded results kept in memory. Default 256 MiB.
@@ -138,8 +140,13 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         // A renewal may take the client's command timeout (0.5 s); three of them must fit.
         try require(leaseSeconds.isFinite && leaseSeconds >= 1.5 && leaseSeconds <= 3600, "the lease must be 1.5 to 3600 seconds")
         if let redis { _ = try redisClientConfiguration(url: redis) }
-        for format in negotiatedFormats {
-            try require(["avif", "webp"].contains(format), "negotiated format '\(format)' is not avif or webp")
+        let negotiable = ImageFormatRegistry.shared.negotiatedFormats
+        for name in negotiatedFormats {
+            let format = ImageFormatRegistry.shared.format(forFileExtension: name)
+            try require(
+                format.map(negotiable.contains) == true,
+                "negotiated format '\(name)' is not one browsers negotiate: \(negotiable.compactMap(\.fileExtension).joined(separator: " or "))"
+            )
         }
     }
 

@@ -3,41 +3,51 @@
 
 import Kingfisher
 
-/// A format the service can answer in: the `.{ext}` of an image URL, or what `Accept`
-/// negotiation picked.
-public enum OutputFormat: String, Sendable, CaseIterable, Hashable {
-    /// JPEG (`jpg`; `jpeg` is accepted too).
-    case jpg
-    /// PNG.
-    case png
-    /// WebP.
-    case webp
-    /// GIF (an unprocessed GIF source answers with its own bytes, animation kept).
-    case gif
-    /// AVIF.
-    case avif
+/// A format the service writes: a format of ``ImageFormatRegistry`` that the library encodes,
+/// named in URLs (and in `Accept` negotiation settings) by its usual file extension.
+public struct OutputFormat: RawRepresentable, Hashable, Sendable {
+    /// The library's format.
+    public let fileFormat: ImageFileFormat
 
-    /// The format of a URL's extension, `jpeg` included; `nil` for anything else.
-    public init?(fileExtension: some StringProtocol) {
-        switch fileExtension.lowercased() {
-        case "jpg", "jpeg": self = .jpg
-        case "png": self = .png
-        case "webp": self = .webp
-        case "gif": self = .gif
-        case "avif": self = .avif
-        default: return nil
-        }
+    /// The usual extension (`jpg`, `png`, `webp`, `gif`, `avif`).
+    public var rawValue: String { fileFormat.fileExtension ?? fileFormat.rawValue.lowercased() }
+
+    private init(unchecked fileFormat: ImageFileFormat) {
+        self.fileFormat = fileFormat
     }
 
-    /// The library's file format for this output.
-    public var fileFormat: ImageFileFormat {
-        switch self {
-        case .jpg: return .JPEG
-        case .png: return .PNG
-        case .webp: return .WebP
-        case .gif: return .GIF
-        case .avif: return .AVIF
-        }
+    /// The output `fileFormat` is, when the library encodes it.
+    public init?(_ fileFormat: ImageFileFormat) {
+        guard fileFormat.isEncodable else { return nil }
+        self.fileFormat = fileFormat
+    }
+
+    /// The format of a URL's extension, any of the format's (`jpeg` too); `nil` for a format
+    /// the library does not write.
+    public init?(fileExtension: some StringProtocol) {
+        guard let format = ImageFormatRegistry.shared.format(forFileExtension: fileExtension) else { return nil }
+        self.init(format)
+    }
+
+    /// See ``init(fileExtension:)``.
+    public init?(rawValue: String) {
+        self.init(fileExtension: rawValue)
+    }
+
+    /// JPEG.
+    public static let jpg = OutputFormat(unchecked: .JPEG)
+    /// PNG.
+    public static let png = OutputFormat(unchecked: .PNG)
+    /// WebP.
+    public static let webp = OutputFormat(unchecked: .WebP)
+    /// GIF (an unprocessed GIF source answers with its own bytes, animation kept).
+    public static let gif = OutputFormat(unchecked: .GIF)
+    /// AVIF.
+    public static let avif = OutputFormat(unchecked: .AVIF)
+
+    /// Every format the library encodes, in the registry's order.
+    public static var allCases: [OutputFormat] {
+        ImageFormatRegistry.shared.descriptors.compactMap { OutputFormat($0.format) }
     }
 
     /// The output for a source decoded from `format`: the same format when this build can
@@ -47,17 +57,23 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable {
         encodable: (OutputFormat) -> Bool = { $0.canEncode }
     ) -> OutputFormat {
         let fallback: OutputFormat = hasAlpha ? .png : .jpg
-        guard let same = allCases.first(where: { $0.fileFormat == format }), encodable(same) else { return fallback }
+        guard let same = OutputFormat(format), encodable(same) else { return fallback }
         return same
     }
 
-    /// Whether this build can write the format: a 2x2 image is encoded once, the first time.
-    var canEncode: Bool { Self.encodable.contains(self) }
+    /// Whether this build can write the format: a 2x2 image is encoded once per format, the
+    /// first time it is asked (libavif may come without an AV1 encoder).
+    var canEncode: Bool {
+        Self.encodable.withLock { known in
+            if let answer = known[self] { return answer }
+            let probe = KingfisherImage(width: 2, height: 2, pixels: Array(repeating: 128, count: 16))
+            let answer = (try? probe.encoded(as: fileFormat)) != nil
+            known[self] = answer
+            return answer
+        }
+    }
 
-    private static let encodable: Set<OutputFormat> = {
-        let probe = KingfisherImage(width: 2, height: 2, pixels: Array(repeating: 128, count: 16))
-        return Set(allCases.filter { (try? probe.encoded(as: $0.fileFormat)) != nil })
-    }()
+    private static let encodable = Locked<[OutputFormat: Bool]>([:])
 
     /// The `Content-Type` of the output.
     public var mimeType: String { fileFormat.mimeType ?? "application/octet-stream" }

@@ -30,7 +30,7 @@ struct ServedImage: Sendable, CacheCostCalculable, DataTransformable {
 
     static func fromData(_ data: Data) throws -> ServedImage {
         let fileFormat = ImageFileFormat(magicBytes: data.prefix(64))
-        guard let format = OutputFormat.allCases.first(where: { $0.fileFormat == fileFormat }) else {
+        guard let format = OutputFormat(fileFormat) else {
             throw ImageURLPath.Problem(description: "a cached result is not in an output format")
         }
         return ServedImage(data: data, format: format)

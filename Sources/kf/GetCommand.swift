@@ -29,7 +29,9 @@ struct GetCommand: AsyncParsableCommand {
     @Option(help: "A source to try when the first fails (repeatable, in order).")
     var alternative: [String] = []
 
-    @Option(name: .shortAndLong, help: "Also write the image here (format from the extension: png, jpg, gif, webp, avif), atomically.")
+    @Option(
+        name: .shortAndLong,
+        help: "Also write the image here (format from the extension: \(ProcessCommand.outputFormatNames)), atomically.")
     var output: String?
 
     @Flag(help: "Print JSON with the keys cacheType, width, height, format, bytes, dataFormat, ms.")
@@ -37,7 +39,7 @@ struct GetCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let output, ProcessCommand.outputFormat(named: (output as NSString).pathExtension) == nil {
-            throw ValidationError("unknown output format for '\(output)': use .png, .jpg, .gif, .webp or .avif")
+            throw ValidationError("unknown output format for '\(output)': use one of \(ProcessCommand.outputFormatNames)")
         }
     }
 

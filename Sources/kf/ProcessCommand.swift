@@ -27,7 +27,7 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Processors to apply, e.g. 'downsample(400x400)'.")
     var processor: String?
 
-    @Option(help: "Output format: png, jpeg, gif, webp or avif. Default: from the output file's extension.")
+    @Option(help: "Output format: \(ProcessCommand.outputFormatNames). Default: from the output file's extension.")
     var format: String?
 
     @Option(help: "Quality for JPEG, WebP and AVIF, 0...1. Default 0.9; WebP and AVIF at 1.0 are lossless.")
@@ -59,7 +59,7 @@ struct ProcessCommand: ParsableCommand {
     private func outputFormat() throws -> ImageFileFormat {
         let name = format ?? (output as NSString).pathExtension
         guard let outputFormat = Self.outputFormat(named: name) else {
-            throw ValidationError("unknown output format '\(name)': use png, jpeg, gif, webp or avif")
+            throw ValidationError("unknown output format '\(name)': use \(Self.outputFormatNames)")
         }
         return outputFormat
     }
@@ -75,21 +75,21 @@ struct ProcessCommand: ParsableCommand {
             let image = try imageProcessor.process(.data(data), in: context)
             encoded = try image.encoded(
                 as: outputFormat, compressionQuality: quality,
-                lossless: [.WebP, .AVIF].contains(outputFormat) && quality >= 1)
+                lossless: quality >= 1)
         } catch {
             exitWithError("\(input): \(String(describing: error).split(separator: "\n")[0])", status: ExitStatus.refusedInput)
         }
         writeOutput(encoded, to: output)
     }
 
+    /// The format an extension or format name stands for, among those the library writes.
     static func outputFormat(named name: String) -> ImageFileFormat? {
-        switch name.lowercased() {
-        case "png": return .PNG
-        case "jpg", "jpeg": return .JPEG
-        case "gif": return .GIF
-        case "webp": return .WebP
-        case "avif": return .AVIF
-        default: return nil
-        }
+        ImageFormatRegistry.shared.format(forFileExtension: name).flatMap { $0.isEncodable ? $0 : nil }
+    }
+
+    /// The names ``outputFormat(named:)`` knows, for messages: `png, jpg, gif, webp or avif`.
+    static var outputFormatNames: String {
+        let names = ImageFormatRegistry.shared.descriptors.filter(\.canEncode).compactMap(\.fileExtensions.first)
+        return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
     }
 }

@@ -24,21 +24,16 @@ extension KingfisherImage {
     }
 
     private func encodedPixels(as format: ImageFileFormat, compressionQuality: CGFloat, lossless: Bool) throws -> Data {
-        switch format {
-        case .PNG, .unknown:
-            return try PNGCodec.encode(self)
-        case .JPEG:
-            return try JPEGCodec.encode(self, quality: compressionQuality)
-        case .GIF:
-            if self.format == .GIF, let originalData { return originalData }
-            return try GIFEncoder.encode(self)
-        case .WebP:
-            return try WebPCodec.encode(self, quality: compressionQuality, lossless: lossless)
-        case .AVIF:
-            return try AVIFEncoder.encode(self, quality: compressionQuality, lossless: lossless)
-        case .HEIC, .JXL, .TIFF, .BMP, .ICO:
+        let written = format == .unknown ? ImageFileFormat.PNG : format
+        guard let descriptor = written.descriptor, let encode = descriptor.encoder else {
             throw ImageCodingError.encodingFailed(format: format, detail: "\(format) encoding is not supported")
         }
+        if let limit = descriptor.maxEncodedDimension, max(pixelWidth, pixelHeight) > limit {
+            throw ImageCodingError.encodingFailed(
+                format: format,
+                detail: "\(descriptor.name) holds at most \(limit) pixels a side, and the image is \(pixelWidth)x\(pixelHeight)")
+        }
+        return try encode(self, compressionQuality, lossless)
     }
 }
 

@@ -23,20 +23,20 @@ package enum ImageDecoder {
         _ data: Data, as format: ImageFileFormat, options: ImageCreatingOptions, target: DecodingTarget?
     ) throws -> KingfisherImage {
         guard !data.isEmpty else { throw ImageCodingError.emptyData }
-        var decoded = try data.withUnsafeBytes { bytes -> DecodedImage in
-            switch format {
-            case .JPEG: return try JPEGCodec.decode(bytes, options: options, target: target)
-            case .PNG: return try PNGCodec.decode(bytes, options: options, target: target)
-            case .GIF: return try GIFDecoder.decode(data, options: options, target: target)
-            case .WebP: return try WebPCodec.decode(bytes, options: options, target: target)
-            case .TIFF: return try TIFFCodec.decode(bytes, options: options, target: target)
-            case .BMP: return try BMPDecoder.decode(bytes, options: options, target: target)
-            case .ICO: return try ICODecoder.decode(bytes, options: options, target: target)
-            case .HEIC: return try HEIFCodec.decode(bytes, options: options, target: target)
-            case .AVIF: return try AVIFCodec.decode(bytes, options: options, target: target)
-            case .JXL: return try JXLCodec.decode(bytes, options: options, target: target)
-            case .unknown: throw ImageCodingError.unknownFormat(description: describeContent(data))
-            }
+        guard let decoder = ImageFormatRegistry.shared.descriptor(for: format)?.decoder else {
+            throw ImageCodingError.unknownFormat(description: describeContent(data))
+        }
+        var decoded: DecodedImage
+        switch decoder {
+        case .native(let decode):
+            decoded = try decode(data, options, target)
+        case .image(let decode):
+            // Another codec's image: whole, then brought to the target's size.
+            let image = try decode(data, options)
+            guard let target else { return image }
+            let fit = target.fit(width: image.pixelWidth, height: image.pixelHeight)
+            guard fit != (image.pixelWidth, image.pixelHeight) else { return image }
+            return image.resized(toFit: max(fit.width, fit.height))
         }
         let colorProfile = ColorConversion.apply(to: &decoded, preserve: options.preserveColorProfile)
         if options.duration > 0 {

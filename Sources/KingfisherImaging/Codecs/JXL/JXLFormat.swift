@@ -1,0 +1,22 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
+import Foundation
+
+extension ImageFileFormat {
+    /// JPEG XL, as a bare codestream or in its ISO-BMFF container.
+    public static let JXL = ImageFileFormat(rawValue: "JXL")
+}
+
+extension ImageFormatDescriptor {
+    /// JPEG XL through libjxl (read only).
+    static let jxl = ImageFormatDescriptor(
+        format: .JXL, name: "JPEG XL", mimeType: "image/jxl", fileExtensions: ["jxl"], supportsAlpha: true,
+        supportsAnimation: true,
+        detect: { head in
+            head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
+        },
+        decoder: .native { data, options, target in try data.withUnsafeBytes { try JXLCodec.decode($0, options: options, target: target) }
+        },
+        encoder: nil)
+}

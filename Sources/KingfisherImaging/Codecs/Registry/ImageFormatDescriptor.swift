@@ -1,0 +1,97 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
+import Foundation
+
+/// Everything the library knows about one file format: how to recognise it, decode and encode
+/// it, and what it can hold. The ``ImageFormatRegistry`` keeps one per format; decoding,
+/// encoding, `kf`'s output extensions and the image service's extensions and `Accept`
+/// negotiation all read it.
+///
+/// A format of an application's own is one descriptor made with
+/// ``init(format:name:mimeType:fileExtensions:supportsAlpha:supportsAnimation:maxEncodedDimension:negotiationPriority:detect:decode:encode:)``
+/// and ``ImageFormatRegistry/register(_:)``.
+public struct ImageFormatDescriptor: Sendable {
+    /// Makes the image of a file's bytes: the library's own codecs decode straight to the size
+    /// a processor needs and leave colour management and orientation to the shared decoder;
+    /// another codec gives the whole image.
+    enum Decoder: Sendable {
+        case native(@Sendable (Data, ImageCreatingOptions, DecodingTarget?) throws -> DecodedImage)
+        case image(@Sendable (Data, ImageCreatingOptions) throws -> KingfisherImage)
+    }
+
+    /// Encodes an image: `compressionQuality` 0…1 for lossy formats, `lossless` for formats that
+    /// have both modes.
+    public typealias Encoder = @Sendable (_ image: KingfisherImage, _ compressionQuality: CGFloat, _ lossless: Bool) throws -> Data
+
+    /// The format.
+    public let format: ImageFileFormat
+    /// Its name as people write it (`PNG`, `WebP`, `JPEG XL`).
+    public let name: String
+    /// Its media type (`image/png`).
+    public let mimeType: String
+    /// The file extensions it goes by, without the dot, the usual one first (`jpg`, `jpeg`).
+    public let fileExtensions: [String]
+    /// Whether it can hold transparency.
+    public let supportsAlpha: Bool
+    /// Whether it can hold an animation.
+    public let supportsAnimation: Bool
+    /// The longest side its encoder can write, in pixels (WebP: 16 383); `nil` when only memory
+    /// limits it. A larger image fails to encode with a message that says so.
+    public let maxEncodedDimension: Int?
+    /// Where an image service offers it to browsers that ask for it in `Accept`, lowest first;
+    /// `nil` when it is only written when a URL names it.
+    public let negotiationPriority: Int?
+    /// Whether the first bytes of a file (up to 64) are this format's.
+    let detect: @Sendable (_ head: [UInt8]) -> Bool
+    let decoder: Decoder?
+    /// The encoder; `nil` for a format the library only reads.
+    public let encoder: Encoder?
+
+    /// Describes a format whose decoder gives the whole image (an application's own).
+    ///
+    /// - Parameters:
+    ///   - supportsAnimation: Default `false`.
+    ///   - maxEncodedDimension: Default `nil`.
+    ///   - negotiationPriority: Default `nil`: never picked by `Accept` negotiation.
+    ///   - detect: Whether the first bytes of a file (up to 64) are this format's.
+    ///   - decode: The image of a file's bytes (`nil`: the format is only written).
+    ///   - encode: The bytes of an image (`nil`: the format is only read).
+    public init(
+        format: ImageFileFormat, name: String, mimeType: String, fileExtensions: [String], supportsAlpha: Bool,
+        supportsAnimation: Bool = false, maxEncodedDimension: Int? = nil, negotiationPriority: Int? = nil,
+        detect: @escaping @Sendable (_ head: [UInt8]) -> Bool,
+        decode: (@Sendable (Data, ImageCreatingOptions) throws -> KingfisherImage)?,
+        encode: Encoder?
+    ) {
+        self.init(
+            format: format, name: name, mimeType: mimeType, fileExtensions: fileExtensions, supportsAlpha: supportsAlpha,
+            supportsAnimation: supportsAnimation, maxEncodedDimension: maxEncodedDimension, negotiationPriority: negotiationPriority,
+            detect: detect, decoder: decode.map(Decoder.image), encoder: encode)
+    }
+
+    /// Describes one of the library's own formats.
+    init(
+        format: ImageFileFormat, name: String, mimeType: String, fileExtensions: [String], supportsAlpha: Bool,
+        supportsAnimation: Bool, maxEncodedDimension: Int? = nil, negotiationPriority: Int? = nil,
+        detect: @escaping @Sendable (_ head: [UInt8]) -> Bool, decoder: Decoder?, encoder: Encoder?
+    ) {
+        self.format = format
+        self.name = name
+        self.mimeType = mimeType
+        self.fileExtensions = fileExtensions
+        self.supportsAlpha = supportsAlpha
+        self.supportsAnimation = supportsAnimation
+        self.maxEncodedDimension = maxEncodedDimension
+        self.negotiationPriority = negotiationPriority
+        self.detect = detect
+        self.decoder = decoder
+        self.encoder = encoder
+    }
+
+    /// Whether the library reads the format.
+    public var canDecode: Bool { decoder != nil }
+
+    /// Whether the library writes the format.
+    public var canEncode: Bool { encoder != nil }
+}
