@@ -234,7 +234,7 @@ import Testing
         }
 
         private func someAsyncOperation() async -> String {
-            try? await Task.sleep(for: .milliseconds(1))
+            await Task.yield()
             return "async-abc"
         }
     }
@@ -494,21 +494,21 @@ import Testing
 
             let url1 = server.url("/slow/photo.png?chunk=512&interval=20")
             let url2 = server.url("/image/photo.gif?not-current-\(UUID().uuidString)")
-            let outcomes: (SettingResult, SettingResult) = await withCheckedContinuation { continuation in
-                let first = Locked<SettingResult?>(nil)
-                imageView.kf.setImage(with: url1) { result in
-                    // `result` is `.failure(.imageSettingError(.notCurrentSourceTask))`
-                    // due to another `setImage` below.
-                    first.withLock { $0 = result }
-                }
-                // Set again immediately.
-                imageView.kf.setImage(with: url2) { result in
-                    // `result` is `.success`
-                    Task { @MainActor in
-                        while first.withLock({ $0 }) == nil { try? await Task.sleep(for: .milliseconds(10)) }
-                        continuation.resume(returning: (first.withLock { $0 }!, result))
-                    }
-                }
+            // Both completions arrive, in either order.
+            let results = WaitableState<(first: SettingResult?, second: SettingResult?)>((nil, nil))
+            imageView.kf.setImage(with: url1) { result in
+                // `result` is `.failure(.imageSettingError(.notCurrentSourceTask))`
+                // due to another `setImage` below.
+                results.update { $0.first = result }
+            }
+            // Set again immediately.
+            imageView.kf.setImage(with: url2) { result in
+                // `result` is `.success`
+                results.update { $0.second = result }
+            }
+            let outcomes = try await results.waitForValue { state -> (SettingResult, SettingResult)? in
+                guard let first = state.first, let second = state.second else { return nil }
+                return (first, second)
             }
             guard case .failure(.imageSettingError(reason: .notCurrentSourceTask)) = outcomes.0 else {
                 Issue.record("\(outcomes.0)")

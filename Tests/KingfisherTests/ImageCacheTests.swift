@@ -12,6 +12,15 @@ import Testing
         try ImageCache(name: "test", cacheDirectoryURL: directory)
     }
 
+    /// A cache whose disk storage reads the time from `clock`, for expirations.
+    func makeCache(_ directory: URL, clock: TestClock) -> ImageCache {
+        let config = DiskStorage.Config(
+            name: "test", sizeLimit: 0, directory: directory, cachePathBlock: ImageCache.defaultDiskCachePathClosure)
+        return ImageCache(
+            memoryStorage: MemoryStorage.Backend(config: MemoryStorage.Config()),
+            diskStorage: DiskStorage.Backend(noThrowConfig: config, clock: clock.function))
+    }
+
     @Test func directoryFollowsXDGLayout() throws {
         try withTemporaryDirectory { directory in
             let cache = try makeCache(directory)
@@ -167,10 +176,11 @@ import Testing
 
     @Test func cleaningRemovesExpiredFiles() async throws {
         try await withTemporaryDirectory { directory in
-            let cache = try makeCache(directory)
+            let clock = TestClock()
+            let cache = makeCache(directory, clock: clock)
             try await cache.store(makeTestImage(width: 4, height: 4), forKey: "kept")
-            try await cache.storeToDisk(Data("x".utf8), forKey: "old", expiration: .seconds(0.01))
-            try await Task.sleep(for: .milliseconds(30))
+            try await cache.storeToDisk(Data("x".utf8), forKey: "old", expiration: .seconds(10))
+            clock.advance(11)
             await cache.cleanExpiredDiskCache()
             #expect(!cache.isCached(forKey: "old"))
             #expect(cache.isCached(forKey: "kept"))
@@ -190,9 +200,10 @@ import Testing
 
     @Test func cleaningPostsTheRemovedHashes() async throws {
         try await withTemporaryDirectory { directory in
-            let cache = try makeCache(directory)
-            try await cache.storeToDisk(Data("x".utf8), forKey: "soon", expiration: .seconds(0.01))
-            try await Task.sleep(for: .milliseconds(30))
+            let clock = TestClock()
+            let cache = makeCache(directory, clock: clock)
+            try await cache.storeToDisk(Data("x".utf8), forKey: "soon", expiration: .seconds(10))
+            clock.advance(11)
             let received = Locked<[String]?>(nil)
             // Other tests' caches clean too: the observer filters by this cache, as Kingfisher's
             // users do, which works only when the cache is the notification's object.

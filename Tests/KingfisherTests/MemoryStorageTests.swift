@@ -141,11 +141,16 @@ struct CostItem: CacheCostCalculable, Sendable, Equatable {
 
     @Test func timerRemovesExpiredItems() async throws {
         var config = MemoryStorage.Config(totalCostLimit: 100, cleanInterval: 0.05)
-        config.expiration = .seconds(0.02)
-        let storage = MemoryStorage.Backend<CostItem>(config: config)
+        config.expiration = .seconds(10)
+        let clock = TestClock()
+        let storage = MemoryStorage.Backend<CostItem>(config: config, clock: clock.function)
+        let cleanings = AsyncStream<Void>.makeStream()
+        storage.afterTimedCleaning.withLock { $0 = { cleanings.continuation.yield() } }
         storage.store(value: CostItem(name: "a", cacheCost: 1), forKey: "a")
         #expect(storage.count == 1)
-        for _ in 0..<100 where storage.count > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        clock.advance(11)
+        // The first timed cleaning after the item expired removes it.
+        for await _ in cleanings.stream where storage.count == 0 { break }
         #expect(storage.count == 0)
     }
 

@@ -77,7 +77,12 @@ import Testing
             let cancelled = Locked(0)
             let observer = monitor.observeConnectivity(timeoutInterval: 0.05) { _ in cancelled.withLock { $0 += 1 } }
             observer.cancel()
-            try await Task.sleep(for: .milliseconds(200))
+            // A wait started later with a longer timeout ends after the cancelled one's would
+            // have: once it has, the cancelled one had its chance to (wrongly) call back.
+            let later = WaitableState<Bool?>(nil)
+            let probe = monitor.observeConnectivity(timeoutInterval: 0.1) { connected in later.update { $0 = connected } }
+            #expect(try await later.waitForValue { $0 } == false)
+            withExtendedLifetime(probe) {}
             #expect(cancelled.withLock { $0 } == 0, "nothing is called after cancel")
             #expect(answers.read { $0 } == [true], "called back once")
         }
@@ -86,17 +91,22 @@ import Testing
     /// A monitor the test switches.
     final class SwitchedMonitor: NetworkMonitoring {
         private let connected: Locked<Bool>
-        private let waiting = Locked<[@Sendable (Bool) -> Void]>([])
+        private let waiting = WaitableState<[@Sendable (Bool) -> Void]>([])
         let cancelledObservers = Locked(0)
 
         init(connected: Bool) { self.connected = Locked(connected) }
 
         var isConnected: Bool { connected.withLock { $0 } }
-        var waitingCount: Int { waiting.withLock { $0.count } }
+        var waitingCount: Int { waiting.read { $0.count } }
+
+        /// Returns once someone waits for the network.
+        func waitUntilObserved() async throws {
+            _ = try await waiting.wait { !$0.isEmpty }
+        }
 
         func reconnect() {
             connected.withLock { $0 = true }
-            for callback in waiting.withLock({ state in
+            for callback in waiting.update({ state in
                 defer { state = [] }
                 return state
             }) { callback(true) }
@@ -108,7 +118,7 @@ import Testing
         }
 
         func observeConnectivity(timeoutInterval: TimeInterval?, callback: @escaping @Sendable (Bool) -> Void) -> any NetworkObserver {
-            waiting.withLock { $0.append(callback) }
+            waiting.update { $0.append(callback) }
             return Observer { [cancelledObservers] in cancelledObservers.withLock { $0 += 1 } }
         }
     }
@@ -129,7 +139,7 @@ import Testing
             let strategy = NetworkRetryStrategy(timeoutInterval: 30, networkMonitor: monitor)
             let task = Task { try await manager.retrieveImage(with: url, options: [.retryStrategy(strategy)]) }
             try await transport.nextExchange().respond(status: 503)
-            for _ in 0..<500 where monitor.waitingCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            try await monitor.waitUntilObserved()
             #expect(monitor.waitingCount == 1 && transport.startedCount == 1, "waiting for the network, not retrying")
             monitor.reconnect()
             try await transport.nextExchange().respond(withImage: Fixtures.data("photo.png"))
@@ -145,7 +155,7 @@ import Testing
                     with: url, options: [.retryStrategy(NetworkRetryStrategy(timeoutInterval: nil, networkMonitor: monitor))])
             }
             try await transport.nextExchange().respond(status: 503)
-            for _ in 0..<500 where monitor.waitingCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            try await monitor.waitUntilObserved()
             task.cancel()
             await #expect(throws: KingfisherError.self) { try await task.value }
             #expect(monitor.cancelledObservers.withLock { $0 } == 1)

@@ -41,8 +41,15 @@ public enum MemoryStorage {
             scheduleCleaning(every: config.cleanInterval)
         }
 
+        /// Called after each timed cleaning: tests wait for it instead of sleeping.
+        let afterTimedCleaning = Locked<(@Sendable () -> Void)?>(nil)
+
         private func scheduleCleaning(every interval: TimeInterval) {
-            let timer = RepeatingTimer(interval: interval) { [weak self] in self?.removeExpired() }
+            let timer = RepeatingTimer(interval: interval) { [weak self] in
+                guard let self else { return }
+                removeExpired()
+                afterTimedCleaning.withLock { $0 }?()
+            }
             cleanTimer.withLock { $0 = timer }
         }
 
