@@ -55,8 +55,9 @@ final class RedisLease: Sendable {
     /// tried again at the next third.
     ///
     /// Renewals run on a NIO event loop, not in a task: a cooperative pool kept busy by the
-    /// holder's work must not let the lease lapse.
-    func keepRenewed(for duration: TimeAmount) -> RepeatedTask {
+    /// holder's work must not let the lease lapse. `renewed` (default `nil`) is called after
+    /// each renewal Redis confirmed.
+    func keepRenewed(for duration: TimeAmount, renewed: (@Sendable () -> Void)? = nil) -> RepeatedTask {
         let interval = TimeAmount.nanoseconds(duration.nanoseconds / 3)
         let command = renewal(for: duration)
         let timeout = TimeAmount(client.configuration.commandTimeout)
@@ -64,7 +65,7 @@ final class RedisLease: Sendable {
         return eventLoop.scheduleRepeatedAsyncTask(initialDelay: interval, delay: interval) { [client] task in
             guard let connection = client.openConnection() else { return eventLoop.makeSucceededVoidFuture() }
             return connection.replies(to: [command], timeout: timeout).map { replies in
-                if replies.first == .integer(0) { task.cancel() }
+                if replies.first == .integer(0) { task.cancel() } else { renewed?() }
             }.recover { _ in }
         }
     }

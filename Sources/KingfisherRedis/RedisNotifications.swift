@@ -16,6 +16,9 @@ final class RedisNotifications: Sendable {
     /// The Pub/Sub channel.
     let channel: String
     private let state = Locked(State())
+    /// Called with the key each time a wait has begun (subscribed, registered): tests wait for
+    /// it instead of polling Redis.
+    let waitStarted = Locked<(@Sendable (String) -> Void)?>(nil)
 
     private struct State {
         var subscription: Task<RedisConnection, any Error>?
@@ -54,6 +57,7 @@ final class RedisNotifications: Sendable {
                     }
                 }
                 if Task.isCancelled { resume(key, id: id, with: false) }
+                waitStarted.withLock { $0 }?(key)
             }
         } onCancel: {
             resume(key, id: id, with: false)

@@ -29,7 +29,8 @@ public final class RedisSingleFlight<T: DataTransformable & Sendable>: CacheTier
     public let maxWait: Duration
     /// How often a waiting process looks for the value without a message.
     public let pollInterval: Duration
-    private let notifications: RedisNotifications
+    /// The "ready" messages of this prefix.
+    let notifications: RedisNotifications
 
     /// - Parameters:
     ///   - storage: Where values are shared; leases and messages go to its server, under its prefix.

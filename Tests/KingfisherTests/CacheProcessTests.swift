@@ -91,8 +91,10 @@ import Testing
         try await withTemporaryDirectory { directory in
             let cache = try ImageCache(name: "cli", cacheDirectoryURL: directory)
             try await cache.storeToDisk(Data(repeating: 1, count: 100), forKey: "a")
-            try await cache.storeToDisk(Data(repeating: 2, count: 50), forKey: "b", expiration: .seconds(0.01))
-            try await Task.sleep(for: .milliseconds(30))
+            try await cache.storeToDisk(Data(repeating: 2, count: 50), forKey: "b")
+            // Expired a minute ago: a file's expiration is its modification time.
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: cache.cachePath(forKey: "b"))
             try await body(cache) { command in
                 let run = try await ProcessRun.kf("cache", command, "--name", "cli", "--directory", directory.path, "--json")
                 #expect(run.status == 0, "\(run.stderr)")

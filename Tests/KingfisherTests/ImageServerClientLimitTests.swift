@@ -126,14 +126,17 @@ struct LoopbackSocket {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let deadline = ContinuousClock.now + .seconds(timeout)
         while ContinuousClock.now < deadline {
+            // Waits for bytes or the close (poll), at most until the deadline.
+            let left = deadline - ContinuousClock.now
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            guard poll(&ready, 1, milliseconds) > 0 else { continue }
             let received = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
             if received == 0 { return (String(decoding: bytes, as: UTF8.self), true) }
             if received > 0 {
                 bytes += buffer[0..<received]
-            } else if errno != EAGAIN && errno != EWOULDBLOCK {
+            } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
                 return (String(decoding: bytes, as: UTF8.self), true)
-            } else {
-                usleep(10_000)
             }
         }
         return (String(decoding: bytes, as: UTF8.self), false)

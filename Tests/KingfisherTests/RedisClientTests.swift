@@ -82,7 +82,10 @@ import Testing
     @Test func aRestartedServerIsUsedAgainAndTheChangesAreLoggedOnce() async throws {
         try await withRedis { redis in
             let lines = RecordingLogHandler.Lines()
-            let client = RedisClient(configuration: redis.clientConfiguration, logger: lines.logger())
+            // Connections are tried again at once, so the restart is used by the next command.
+            var configuration = redis.clientConfiguration
+            configuration.retryInterval = .zero
+            let client = RedisClient(configuration: configuration, logger: lines.logger())
             defer { client.shutdown() }
             _ = try await client.send(RESPCommand("SET", "k", "v"))
             await redis.stop()
@@ -91,11 +94,10 @@ import Testing
             }
             #expect(!client.isUp)
             try await redis.start()
-            // Tried again every 200 ms: within a few tries the command goes through.
+            // Each connection slot reconnects on its next command: one PING per slot at most.
             var answered = false
-            for _ in 0..<200 where !answered {
+            for _ in 0..<configuration.connections where !answered {
                 answered = (try? await client.send(RESPCommand("PING"))) == .simpleString("PONG")
-                if !answered { try await Task.sleep(for: .milliseconds(50)) }
             }
             #expect(answered && client.isUp)
             let messages = lines.messages
@@ -177,23 +179,19 @@ import Testing
                 guard case .integer(let left) = try await client.send(RESPCommand("PTTL", "lease:b")) else { return -3 }
                 return left
             }
-            // Long enough that no stall of a machine running the whole suite lets it lapse. Left
-            // alone, the time left only falls until the key is gone; a reading above the one before
-            // it is a renewal (every third of the duration, so after 10 s).
+            // Long enough that no stall of a machine running the whole suite lets it lapse. The
+            // first renewal comes a third of the duration (10 s) after the lease was taken: left
+            // alone, at most 20 s would be left by then; renewed, nearly 30 s are.
             let duration = TimeAmount.seconds(30)
             let lease = try #require(try await RedisLease.acquire("lease:b", duration: duration, client: client))
-            let renewing = lease.keepRenewed(for: duration)
-            var previous = try await millisecondsLeft()
-            var renewedFrom: (Int64, Int64)?
-            while previous > 0, renewedFrom == nil {
-                try await Task.sleep(for: .milliseconds(100))
-                let left = try await millisecondsLeft()
-                if left > previous { renewedFrom = (previous, left) }
-                previous = left
-            }
+            let renewals = AsyncStream<Void>.makeStream()
+            let renewing = lease.keepRenewed(for: duration) { renewals.continuation.yield() }
+            var renewed = renewals.stream.makeAsyncIterator()
+            await renewed.next()
+            let left = try await millisecondsLeft()
             renewing.cancel()
             try await lease.release()
-            #expect(renewedFrom != nil, "the lease lapsed unrenewed (last reading \(previous) ms)")
+            #expect(left > 20_000, "renewed: \(left) ms left")
             #expect(try await client.send(RESPCommand("EXISTS", "lease:b")) == .integer(0), "released after the work")
         }
     }
@@ -208,18 +206,18 @@ import Testing
                 notifications.shutdown()
                 client.shutdown()
             }
+            // Published once both waits have begun (subscribed, registered).
+            let started = AsyncStream<String>.makeStream()
+            notifications.waitStarted.withLock { $0 = { started.continuation.yield($0) } }
             async let woken = notifications.wait(for: "photo", timeout: .seconds(60))
             async let other = notifications.wait(for: "other", timeout: .milliseconds(300))
-            // Publish until the subscription has seen it (it subscribes on the first wait).
+            var waits = Set<String>()
+            for await key in started.stream {
+                waits.insert(key)
+                if waits.count == 2 { break }
+            }
             let publisher = RedisClient(configuration: redis.clientConfiguration)
             defer { publisher.shutdown() }
-            var receivers: RESPValue = .integer(0)
-            for _ in 0..<500 where receivers == .integer(0) {
-                receivers =
-                    try await publisher.send(RESPCommand("PUBSUB", "NUMSUB", "test:ready"))
-                    == .array([.bulkString(ByteBuffer(string: "test:ready")), .integer(1)]) ? .integer(1) : .integer(0)
-                if receivers == .integer(0) { try await Task.sleep(for: .milliseconds(10)) }
-            }
             try await RedisNotifications(client: publisher, channel: "test:ready").publish("photo")
             #expect(await woken)
             #expect(await !other, "a key nobody published times out")

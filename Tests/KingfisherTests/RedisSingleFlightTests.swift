@@ -28,12 +28,23 @@ import Testing
                 }
             }
             let makes = Locked(0)
+            let waitingNodes = Locked<Set<Int>>([])
+            let othersWaiting = AsyncStream<Void>.makeStream()
+            for (index, node) in nodes.enumerated() {
+                node.notifications.waitStarted.withLock {
+                    $0 = { _ in
+                        waitingNodes.withLock { _ = $0.insert(index) }
+                        othersWaiting.continuation.yield()
+                    }
+                }
+            }
             let outcomes = try await withThrowingTaskGroup(of: (Data, RedisSingleFlight<Data>.Outcome).self) { group in
                 for node in nodes {
                     group.addTask {
                         try await node.value(forKey: "photo") {
                             makes.withLock { $0 += 1 }
-                            try await Task.sleep(for: .milliseconds(300))
+                            // Made once every other node is waiting for it.
+                            for await _ in othersWaiting.stream where waitingNodes.withLock({ $0.count }) >= nodes.count - 1 { break }
                             return Data("made".utf8)
                         }
                     }
@@ -90,10 +101,14 @@ import Testing
             }
             struct SourceFailed: Error {}
             let holding = AsyncStream<Void>.makeStream()
+            // The holder fails once the second node waits for it.
+            let secondWaits = AsyncStream<Void>.makeStream()
+            second.notifications.waitStarted.withLock { $0 = { _ in secondWaits.continuation.yield() } }
             let failing = Task {
                 try await first.value(forKey: "photo") {
                     holding.continuation.yield()
-                    try await Task.sleep(for: .milliseconds(200))
+                    var waits = secondWaits.stream.makeAsyncIterator()
+                    await waits.next()
                     throw SourceFailed()
                 }
             }
@@ -144,12 +159,11 @@ import Testing
             #expect(value == "made" && outcome == .made, "returned before its result is kept")
             // The lease is still held: a waiter waits until the work's result is in Redis. It
             // subscribes to the messages once it found the lease taken.
+            let waits = AsyncStream<Void>.makeStream()
+            waiter.notifications.waitStarted.withLock { $0 = { _ in waits.continuation.yield() } }
             let waiting = Task { try await waiter.run(forKey: "kept", find: find) { ("made again", kept: nil) } }
-            for _ in 0..<600 {
-                let reply = try await client.send(RESPCommand("PUBSUB", "NUMSUB", "test:ready"))
-                if case .array(let counts?) = reply, counts.last == .integer(1) { break }
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            var started = waits.stream.makeAsyncIterator()
+            await started.next()
             _ = try await client.send(RESPCommand("SET", "test:kept", "stored"))
             keeping.finish()
             let waited = try await waiting.value

@@ -13,6 +13,7 @@ final class RedisTestServer: Sendable {
     let port: Int
     let directory: URL
     private let process: Locked<Process?> = Locked(nil)
+    private let logged = Locked("")
 
     struct DidNotStart: Error, CustomStringConvertible {
         var description: String
@@ -36,24 +37,40 @@ final class RedisTestServer: Sendable {
         return configuration
     }
 
-    /// Starts the server (again) and waits until it answers `PING`.
+    /// Starts the server (again) and waits until its log says it accepts connections.
     func start() async throws {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
+        // The log goes to standard output, which is read as it comes: the ready line is the event
+        // waited for, and the end of the output says the server exited.
         server.arguments = [
             "--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-            "--dir", directory.path, "--logfile", directory.appendingPathComponent("redis.log").path,
+            "--dir", directory.path, "--logfile", "",
         ]
-        server.standardOutput = FileHandle.nullDevice
+        let output = Pipe()
+        server.standardOutput = output
         server.standardError = FileHandle.nullDevice
         try server.run()
         process.withLock { $0 = server }
-        for _ in 0..<500 {
-            guard server.isRunning else { throw DidNotStart(description: "redis-server exited: \(log)") }
-            if (try? await cli("PING"))?.stdout.contains("PONG") == true { return }
-            try await Task.sleep(for: .milliseconds(20))
+        let logged = self.logged
+        let ready = try await offThePool { () -> Bool in
+            var thisStart = ""
+            while true {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { return false }
+                let text = String(decoding: chunk, as: UTF8.self)
+                logged.withLock { $0 += text }
+                thisStart += text
+                if thisStart.contains("Ready to accept connections") { return true }
+            }
         }
-        throw DidNotStart(description: "redis-server does not answer on \(port): \(log)")
+        guard ready else { throw DidNotStart(description: "redis-server exited: \(log)") }
+        // The rest of the log is kept too, so that the pipe never fills and stops the server.
+        DispatchQueue.global(qos: .utility).async {
+            while case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty {
+                logged.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+            }
+        }
     }
 
     /// Stops the server (`SHUTDOWN NOSAVE`, or SIGKILL to kill it the way a crash does) and
@@ -72,9 +89,8 @@ final class RedisTestServer: Sendable {
         try await ProcessRun.run("/usr/bin/redis-cli", ["-h", "127.0.0.1", "-p", "\(port)"] + arguments)
     }
 
-    var log: String {
-        (try? String(contentsOf: directory.appendingPathComponent("redis.log"), encoding: .utf8)) ?? ""
-    }
+    /// What the server logged, every start.
+    var log: String { logged.withLock { $0 } }
 }
 
 /// Runs `body` with a fresh ``RedisTestServer`` and stops it afterwards, also when `body` throws.
