@@ -52,17 +52,16 @@ extension ServiceError {
             if code == 404 || code == 410 { return ServiceError(.notFound, "the source \(url) answered \(code)") }
             return ServiceError(.badGateway, "the source \(url) answered \(code)")
         case .responseError(reason: .URLSessionError(let underlying)):
-            // The transport's own line says what happened ("timed out after 10 s, with no
+            // The failure's own line says what happened ("timed out after 10 s, with no
             // response: …", "connection refused"); the URL is named once, here.
-            let urlError = underlying as? URLError
-            let detail = urlError?.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(underlying)"
+            guard let failure = error.downloadFailure else { return ServiceError(.badGateway, "fetching \(url): \(underlying)") }
             let status: HTTPResponse.Status
-            switch urlError?.code {
-            case .timedOut?: status = .gatewayTimeout
-            case .dataLengthExceedsMaximum?: status = .contentTooLarge
+            switch failure.reason {
+            case .timedOut, .connectTimedOut, .proxyTunnelTimedOut: status = .gatewayTimeout
+            case .responseTooLarge: status = .contentTooLarge
             default: status = .badGateway
             }
-            return ServiceError(status, "fetching \(url): \(detail)")
+            return ServiceError(status, "fetching \(url): \(failure.description)")
         case .processorError:
             guard let failure = error.decodingFailure else {
                 return ServiceError(.badRequest, "the processing cannot run on \(url): \(error.description)")

@@ -19,7 +19,9 @@ import Foundation
 /// - the downloader's limits are `responseError(.URLSessionError)` with the `URLError`
 ///   URLSession gives for them: `.dataLengthExceedsMaximum` for a body over
 ///   ``ImageDownloader/maxResponseDataSize``, `.httpTooManyRedirects` past
-///   ``ImageDownloader/redirectLimit``, the limit under ``ImageDownloader/limitUserInfoKey``.
+///   ``ImageDownloader/redirectLimit``, the limit under ``ImageDownloader/limitUserInfoKey``;
+/// - every network failure of the downloader's own (connection, DNS, TLS, timeouts, limits)
+///   also carries a ``DownloadFailure`` with its values (``downloadFailure``).
 public enum KingfisherError: Error, Sendable {
 
     /// Reasons for ``KingfisherError/requestError(reason:)``, as Kingfisher's.

@@ -75,12 +75,7 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
         do {
             proxy = try proxies.proxy(for: url)
         } catch {
-            throw URLError(
-                .cannotConnectToHost,
-                userInfo: [
-                    NSLocalizedDescriptionKey: "the proxy setting cannot be used: \(error)",
-                    NSURLErrorFailingURLErrorKey: url,
-                ])
+            throw DownloadFailure(.unusableProxySetting("\(error)"), url: url).urlError
         }
         if url.scheme?.lowercased() == "https", let host = url.host, tls.pins(for: host) != nil {
             return Route(proxy: proxy, check: .pinned(host: host.lowercased()))

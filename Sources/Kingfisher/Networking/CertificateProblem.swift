@@ -13,7 +13,7 @@ import NIOSSL
 /// hand over the verification result, so the transport looks at the certificate again (see
 /// ``CertificateProbe``) and names the likeliest cause, in the order OpenSSL's `verify` would
 /// not: a date problem first, as it is the one a server operator fixes first.
-enum CertificateProblem: Sendable, Equatable {
+public enum CertificateProblem: Sendable, Equatable {
     /// Its validity ended at this date.
     case expired(Date)
     /// Its validity starts at this date.
@@ -42,7 +42,7 @@ enum CertificateProblem: Sendable, Equatable {
     }
 
     /// The `URLError` code URLSession gives for the same problem.
-    var code: URLError.Code {
+    public var code: URLError.Code {
         switch self {
         case .expired: .serverCertificateHasBadDate
         case .notYetValid: .serverCertificateNotYetValid
@@ -52,7 +52,7 @@ enum CertificateProblem: Sendable, Equatable {
     }
 
     /// The cause in words, to follow "failed: ".
-    var reason: String {
+    public var reason: String {
         switch self {
         case .expired(let date): "its certificate expired on \(Self.day(date))"
         case .notYetValid(let date): "its certificate is not valid before \(Self.day(date))"

@@ -194,8 +194,13 @@ final class DownloadFetch: IdleTimed {
                     state.body = resumed.data
                     if expected >= 0 { expected += Int64(resumed.data.count) }
                 } else if response.statusCode == 206 {
+                    let range = response.value(forHTTPHeaderField: "Content-Range")
                     refusal = .responseError(
-                        reason: .URLSessionError(error: TransportErrorText.misplacedRange(response, expectedStart: resumed.data.count)))
+                        reason: .URLSessionError(
+                            error: DownloadFailure(
+                                .misplacedRange(contentRange: range, expectedStart: resumed.data.count), url: response.url
+                            )
+                            .urlError))
                 } else {
                     // Anything else (a 200: the image changed) starts over.
                     state.resumed = nil
@@ -429,25 +434,15 @@ final class DownloadFetch: IdleTimed {
         downloader.resumableData.keep(snapshot.body, of: head, for: url, resumedValidator: snapshot.resumed?.validator)
     }
 
-    /// A `timedOut` URLError (as URLSession gives) whose description says which limit ended the
-    /// fetch and how far it had got.
+    /// A `timedOut` URLError (as URLSession gives) carrying which limit ended the fetch and how
+    /// far it had got.
     private func timeoutError(url: URL, headReceived: Bool, bodyBytes: Int, idle: Duration) -> URLError {
-        let elapsed = ContinuousClock.now - started
-        let progress = !headReceived ? "with no response" : "\(bodyBytes) bytes into the body"
-        let what =
-            durationLimit > 0 && elapsed.seconds >= durationLimit
-            ? "ran past the \(Self.seconds(durationLimit)) limit on a download's duration"
-            : "received nothing for \(Self.seconds(idle.seconds)) (idle timeout \(Self.seconds(idleTimeout)))"
-        return URLError(
-            .timedOut,
-            userInfo: [
-                NSLocalizedDescriptionKey: "timed out after \(Self.seconds(elapsed.seconds)), \(progress): \(what)",
-                NSURLErrorFailingURLErrorKey: url,
-            ])
-    }
-
-    private static func seconds(_ value: Double) -> String {
-        value < 10 ? String(format: "%.1f s", value) : String(format: "%.0f s", value)
+        let elapsed = (ContinuousClock.now - started).seconds
+        let limit: DownloadFailure.Timeout.Limit =
+            durationLimit > 0 && elapsed >= durationLimit
+            ? .duration(limit: durationLimit) : .idle(limit: idleTimeout, idle: idle.seconds)
+        let timeout = DownloadFailure.Timeout(limit: limit, elapsed: elapsed, headReceived: headReceived, bodyBytes: bodyBytes)
+        return DownloadFailure(.timedOut(timeout), url: url).urlError
     }
 
     private func end(_ result: Result<Body, KingfisherError>?) {

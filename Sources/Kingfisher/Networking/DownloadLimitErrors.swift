@@ -20,33 +20,22 @@ extension KingfisherError {
     /// A body (or its announced length) over ``ImageDownloader/maxResponseDataSize``: URLSession's
     /// `.dataLengthExceedsMaximum`, which Kingfisher reports the same way.
     static func responseTooLarge(url: URL, limit: Int, received: Int64) -> KingfisherError {
-        limitReached(
-            .dataLengthExceedsMaximum, url: url, limit: limit,
-            "the response is larger than the limit of \(limit) bytes (\(received) bytes)",
-            extra: [ImageDownloader.receivedByteCountUserInfoKey: received])
+        .responseError(
+            reason: .URLSessionError(error: DownloadFailure(.responseTooLarge(limit: limit, received: received), url: url).urlError))
     }
 
     /// More redirects than ``ImageDownloader/redirectLimit`` (a loop ends here too): URLSession's
     /// `.httpTooManyRedirects`.
     static func tooManyRedirects(url: URL, limit: Int) -> KingfisherError {
-        limitReached(.httpTooManyRedirects, url: url, limit: limit, "more than \(limit) redirects (or a loop)")
-    }
-
-    private static func limitReached(
-        _ code: URLError.Code, url: URL, limit: Int, _ text: String,
-        extra: [String: any Sendable] = [:]
-    ) -> KingfisherError {
-        let userInfo: [String: Any] = [
-            NSLocalizedDescriptionKey: text, NSURLErrorFailingURLErrorKey: url,
-            ImageDownloader.limitUserInfoKey: limit,
-        ].merging(extra) { first, _ in first }
-        return .responseError(reason: .URLSessionError(error: URLError(code, userInfo: userInfo)))
+        .responseError(reason: .URLSessionError(error: DownloadFailure(.tooManyRedirects(limit: limit), url: url).urlError))
     }
 
     /// Whether this is one of the downloader's limits (``responseTooLarge(url:limit:received:)``,
     /// ``tooManyRedirects(url:limit:)``), which the same request would reach again.
     var isDownloadLimit: Bool {
-        guard case .responseError(reason: .URLSessionError(let error as URLError)) = self else { return false }
-        return error.userInfo[ImageDownloader.limitUserInfoKey] != nil
+        switch downloadFailure?.reason {
+        case .responseTooLarge?, .tooManyRedirects?: return true
+        default: return false
+        }
     }
 }

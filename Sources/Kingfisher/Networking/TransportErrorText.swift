@@ -16,63 +16,61 @@ import NIOSSL
 /// URLSession gives for the same failures, so code matching on `URLError.Code` keeps working,
 /// each with a one-line description of what happened and to which host.
 enum TransportErrorText {
-    /// The `URLError` for `error` on a request to `url` sent through `proxy` (`nil`: directly);
-    /// errors it does not recognise are returned as they are. `certificateProblem` says why a
-    /// refused chain (``isRefusedChain(_:)``) was refused, when known.
+    /// The `URLError` for `error` on a request to `url` sent through `proxy` (`nil`: directly),
+    /// carrying its ``DownloadFailure``; errors it does not recognise are returned as they are.
+    /// `certificateProblem` says why a refused chain (``isRefusedChain(_:)``) was refused, when
+    /// known.
     static func urlError(
         for error: any Error, url: URL, proxy: ProxyServer? = nil,
         certificateProblem: CertificateProblem? = nil
     ) -> any Error {
-        let host = url.host ?? "?"
-        let endpoint = "\(host):\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
-        // Connections go to the proxy, which connects to the server itself.
-        let peer = proxy.map { "proxy \($0.endpoint)" } ?? endpoint
-        func made(_ code: URLError.Code, _ text: String) -> URLError {
-            URLError(code, userInfo: [NSLocalizedDescriptionKey: text, NSURLErrorFailingURLErrorKey: url])
+        guard let reason = reason(for: error, proxy: proxy, certificateProblem: certificateProblem) else {
+            if let error = error as? NIOConnectionError, let last = error.connectionErrors.last?.error {
+                return urlError(for: last, url: url, proxy: proxy)
+            }
+            return error
         }
-        func tls(_ code: URLError.Code, _ reason: String) -> URLError {
-            made(code, "the TLS handshake with \(endpoint) failed: \(reason)")
-        }
+        return DownloadFailure(reason, url: url, proxy: proxy?.endpoint).urlError
+    }
+
+    /// What `error` means, when it is one the transport knows.
+    private static func reason(
+        for error: any Error, proxy: ProxyServer?, certificateProblem: CertificateProblem?
+    ) -> DownloadFailure.Reason? {
         switch error {
         case let error as IOError:
             switch error.errnoCode {
-            case ECONNREFUSED: return made(.cannotConnectToHost, "connection refused by \(peer)")
-            case ECONNRESET: return made(.networkConnectionLost, "connection reset by \(peer)")
-            case ETIMEDOUT: return made(.timedOut, "connecting to \(peer) timed out")
-            case ENETUNREACH, EHOSTUNREACH: return made(.cannotConnectToHost, "\(peer) is unreachable")
-            default: return made(.cannotConnectToHost, "connecting to \(peer) failed: \(error)")
+            case ECONNREFUSED: return .connectionRefused
+            case ECONNRESET: return .connectionReset
+            case ETIMEDOUT: return .connectTimedOut
+            case ENETUNREACH, EHOSTUNREACH: return .unreachable
+            default: return .connectFailed("\(error)")
             }
         case let error as NIOConnectionError:
-            if let last = error.connectionErrors.last?.error { return urlError(for: last, url: url, proxy: proxy) }
-            return made(.cannotFindHost, "the DNS lookup of \(error.host) found no address")
+            return error.connectionErrors.isEmpty ? .hostNotFound(error.host) : nil
         case let error as HTTPClientError:
             switch error {
-            case .connectTimeout: return made(.timedOut, "connecting to \(peer) timed out")
-            case .remoteConnectionClosed: return made(.networkConnectionLost, "\(endpoint) closed the connection")
-            case .invalidProxyResponse: return made(.cannotConnectToHost, "\(peer) refused to open a tunnel to \(endpoint)")
-            case .proxyAuthenticationRequired:
-                return made(
-                    .userAuthenticationRequired,
-                    "\(peer) requires authentication (407)\(proxy?.user == nil ? "" : ": it refused the credentials")")
-            case .httpProxyHandshakeTimeout: return made(.timedOut, "\(peer) did not open a tunnel to \(endpoint) in time")
-            default: return error
+            case .connectTimeout: return .connectTimedOut
+            case .remoteConnectionClosed: return .closedByServer
+            case .invalidProxyResponse: return .proxyRefusedTunnel
+            case .proxyAuthenticationRequired: return .proxyAuthenticationRequired(credentialsRefused: proxy?.user != nil)
+            case .httpProxyHandshakeTimeout: return .proxyTunnelTimedOut
+            default: return nil
             }
         case let error as HTTPParserError:
-            if case .invalidEOFState = error {
-                return made(.networkConnectionLost, "\(endpoint) closed the connection before the end of the response")
-            }
-            return made(.badServerResponse, "the response from \(endpoint) is not valid HTTP: \(error.debugDescription)")
+            if case .invalidEOFState = error { return .closedBeforeEndOfResponse }
+            return .invalidHTTP(error.debugDescription)
         case let error as PinnedKeyCheck.Mismatch:
-            return tls(.serverCertificateUntrusted, "its public key sha256//\(error.presented) matches no pin for \(error.host)")
-        case let error as PinnedKeyCheck.WrongHost:
-            return tls(.serverCertificateUntrusted, "its certificate is not for \(error.host)")
+            return .tls(.pinMismatch(presented: error.presented))
+        case is PinnedKeyCheck.WrongHost:
+            return .tls(.wrongHost)
         case let error as NIOSSLExtraError where error == .failedToValidateHostname:
-            return tls(.serverCertificateUntrusted, "its certificate is not for \(host)")
+            return .tls(.wrongHost)
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
-            if let certificateProblem, isRefusedChain(error) { return tls(certificateProblem.code, certificateProblem.reason) }
-            return tls(.secureConnectionFailed, tlsReason(error))
+            if isRefusedChain(error) { return .tls(.untrusted(certificateProblem)) }
+            return .tls(.handshake(tlsReason(error)))
         default:
-            return error
+            return nil
         }
     }
 
@@ -101,32 +99,20 @@ enum TransportErrorText {
         return text
     }
 
-    /// `error` from an exchange that broke after its response head, its description extended
-    /// with how much of the body had arrived.
+    /// `error` from an exchange that broke after its response head, saying how much of the body
+    /// had arrived (a failure of the transport's own; any other error as it is).
     static func midBody(_ error: any Error, received: Int, expected: Int64) -> any Error {
-        guard let urlError = error as? URLError, let text = urlError.userInfo[NSLocalizedDescriptionKey] as? String else {
-            return error
-        }
-        var userInfo = urlError.userInfo
-        let of = expected >= 0 ? " of \(expected)" : ""
-        userInfo[NSLocalizedDescriptionKey] = "\(text) after \(received)\(of) bytes of the body"
-        return URLError(urlError.code, userInfo: userInfo)
+        guard let failure = (error as? URLError)?.userInfo[DownloadFailure.userInfoKey] as? DownloadFailure else { return error }
+        return failure.midBody(received: received, expected: expected).urlError
     }
 
-    /// A `206` to a resumption whose range does not start where the kept bytes end.
-    static func misplacedRange(_ response: TransportResponse, expectedStart: Int) -> URLError {
-        let range = response.value(forHTTPHeaderField: "Content-Range") ?? "no Content-Range"
-        return URLError(
-            .badServerResponse,
-            userInfo: [
-                NSLocalizedDescriptionKey: "the server resumed the body with '\(range)', not from byte \(expectedStart)",
-                NSURLErrorFailingURLErrorKey: response.url,
-            ])
-    }
-
-    /// The description of a download's underlying error: a `URLError`'s own text and URL when
-    /// it has one, otherwise the error as Swift prints it.
+    /// The description of a download's underlying error: the failure's own line and its URL
+    /// for a ``DownloadFailure``, a `URLError`'s text and URL for one made elsewhere (another
+    /// transport), otherwise the error as Swift prints it.
     static func describe(_ error: any Error) -> String {
+        if let failure = (error as? URLError)?.userInfo[DownloadFailure.userInfoKey] as? DownloadFailure {
+            return "\(failure.url.absoluteString): \(failure.description)"
+        }
         guard let urlError = error as? URLError,
             let text = urlError.userInfo[NSLocalizedDescriptionKey] as? String
         else { return "\(error)" }
