@@ -106,6 +106,14 @@ class Scope:
 def normalize_type(text):
     """Canonical spelling of a type or default value, the same for both sides."""
     text = NOISE.sub("", text)
+    # Optional<T> is T? (swift-format writes the short form), innermost first.
+    while True:
+        shorter = re.sub(r"\bOptional<([^<>]*)>",
+                         lambda m: (f"({m.group(1)})" if re.search(r"\s|->|&", m.group(1).strip()) else m.group(1).strip()) + "?",
+                         text)
+        if shorter == text:
+            break
+        text = shorter
     for pattern, name in TYPE_RENAMES:
         text = re.sub(pattern, name, text)
     text = re.sub(r"\s*([,:)\]>\0])", r"\1", re.sub(r"\s+", " ", text).strip().replace("->", "\0"))
