@@ -11,7 +11,7 @@ import NIOSSL
 /// Why a server's certificate chain was refused, read from the server's own certificate.
 /// BoringSSL reports every failed chain as one `CERTIFICATE_VERIFY_FAILED` and NIOSSL does not
 /// hand over the verification result, so the transport looks at the certificate again (see
-/// ``CertificateProbe``) and names the likeliest cause, in the order OpenSSL's `verify` would
+/// `CertificateProbe`) and names the likeliest cause, in the order OpenSSL's `verify` would
 /// not: a date problem first, as it is the one a server operator fixes first.
 public enum CertificateProblem: Sendable, Equatable {
     /// Its validity ended at this date.
