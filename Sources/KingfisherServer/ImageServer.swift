@@ -17,7 +17,7 @@ public struct ImageServer: Service {
     /// The settings it runs with.
     public let configuration: ImageServerConfiguration
     private let application: Application<ImageServiceResponder>
-    private let service: ImageService
+    let service: ImageService
 
     /// Creates the service; nothing listens until ``run()``.
     ///

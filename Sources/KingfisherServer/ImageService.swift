@@ -30,6 +30,8 @@ final class ImageService: Sendable {
     let resultMemory: MemoryStorage.Backend<ServedImage>
     let resultDisk: DiskStorage.Backend<ServedImage>
     let slots: WorkSlots
+    /// Told each change of the slots (requests waiting, slots busy): tests wait for it.
+    let slotsObserver: Locked<(@Sendable (_ waiting: Int, _ busy: Int) -> Void)?>
     /// Results shared with the other nodes through Redis (`--redis`), and made by one of them.
     let cluster: RedisSingleFlight<ServedImage>?
     private let redis: RedisClient?
@@ -113,9 +115,12 @@ final class ImageService: Sendable {
             redis = nil
             cluster = nil
         }
+        let slotsObserver = Locked<(@Sendable (_ waiting: Int, _ busy: Int) -> Void)?>(nil)
+        self.slotsObserver = slotsObserver
         slots = WorkSlots(slots: configuration.processingSlots, lineLimit: configuration.queueLimit) { waiting, busy in
             metrics.queueDepth.set(Int64(waiting))
             metrics.busySlots.set(Int64(busy))
+            slotsObserver.withLock { $0 }?(waiting, busy)
         }
         // Only formats this build can write: libavif may come without an AV1 encoder.
         negotiable = configuration.negotiatedFormats.compactMap { OutputFormat(fileExtension: $0) }.filter(\.canEncode)

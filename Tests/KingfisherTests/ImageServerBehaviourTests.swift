@@ -88,9 +88,9 @@ import Testing
             try await withImageService(configuration) { service in
                 @Sendable func hanging(_ n: Int) -> String { service.path(origin.url("/hang"), "resize(\(10 + n)x10)") }
                 async let first = service.get(hanging(1))
-                try await waitForMetric(service, "kf_processing_slots_busy_slots 1")
+                try await service.waitForSlots { $0.busy == 1 }
                 async let second = service.get(hanging(2))
-                try await waitForMetric(service, "kf_queue_depth_requests 1")
+                try await service.waitForSlots { $0.waiting == 1 }
                 let third = try await service.get(hanging(3))
                 #expect(third.status == 503)
                 #expect(third.header("Retry-After") == "7")
@@ -116,13 +116,4 @@ import Testing
             #expect(answer.header("Content-Type") == "image/jpeg")
         }
     }
-}
-
-/// Waits until `/metrics` contains `line`.
-func waitForMetric(_ service: ImageServiceUnderTest, _ line: String) async throws {
-    for _ in 0..<600 {
-        if try await service.get("/metrics").text.contains(line) { return }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    Issue.record("the metric '\(line)' never appeared")
 }

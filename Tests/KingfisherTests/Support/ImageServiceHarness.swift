@@ -3,11 +3,12 @@
 
 import AsyncHTTPClient
 import Foundation
-import KingfisherServer
 import Logging
 import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
+
+@testable import KingfisherServer
 
 /// An ``ImageServer`` on 127.0.0.1 with a free port, its caches in a temporary directory, and a
 /// client for it.
@@ -15,6 +16,13 @@ struct ImageServiceUnderTest: Sendable {
     let port: Int
     let configuration: ImageServerConfiguration
     let client: HTTPClient
+    /// The processing slots as the service last reported them.
+    let slots: WaitableState<(waiting: Int, busy: Int)>
+
+    /// Returns once the slots are as `condition` wants (requests waiting, slots busy).
+    func waitForSlots(_ condition: @escaping @Sendable ((waiting: Int, busy: Int)) -> Bool) async throws {
+        _ = try await slots.wait(until: condition)
+    }
 
     /// One answer: status, headers and body.
     struct Answer: Sendable {
@@ -60,6 +68,7 @@ func testServiceConfiguration(directory: URL) -> ImageServerConfiguration {
 /// An ``ImageServer`` running in a `ServiceGroup` on a free port, and how to stop it.
 struct StartedImageService {
     let port: Int
+    let slots: WaitableState<(waiting: Int, busy: Int)>
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
@@ -68,11 +77,13 @@ struct StartedImageService {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let logger = Logger(label: "kf-serve-test", factory: { _ in SwiftLogNoOpLogHandler() })
         let server = try ImageServer(configuration: configuration, logger: logger) { port in continuation.yield(port) }
+        let slots = WaitableState<(waiting: Int, busy: Int)>((0, 0))
+        server.service.slotsObserver.withLock { $0 = { waiting, busy in slots.update { $0 = (waiting, busy) } } }
         let group = ServiceGroup(configuration: .init(services: [server], logger: logger))
         let running = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw ServiceDidNotStart() }
-        return StartedImageService(port: port, group: group, running: running)
+        return StartedImageService(port: port, slots: slots, group: group, running: running)
     }
 
     /// Triggers a graceful shutdown and waits for the service to stop; whether it stopped
@@ -93,7 +104,8 @@ func withImageService<T: Sendable>(
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
     let result: Result<T, any Error>
     do {
-        result = .success(try await body(ImageServiceUnderTest(port: started.port, configuration: configuration, client: client)))
+        result = .success(
+            try await body(ImageServiceUnderTest(port: started.port, configuration: configuration, client: client, slots: started.slots)))
     } catch {
         result = .failure(error)
     }
@@ -112,7 +124,7 @@ func withImageServiceStoppedMidRequest(
 ) async throws -> (Bool, ImageServiceUnderTest.Answer) {
     let started = try await StartedImageService.start(configuration)
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-    let service = ImageServiceUnderTest(port: started.port, configuration: configuration, client: client)
+    let service = ImageServiceUnderTest(port: started.port, configuration: configuration, client: client, slots: started.slots)
     let path = makePath(service)
     async let answer = service.get(path)
     try await inFlight()
