@@ -80,7 +80,7 @@ let package = Package(
             providers: [.apt(["libjxl-dev"])]
         ),
         // Pixels only: no networking package may be added here, so that an app with its own
-        // HTTP client can depend on this product alone (Tests/ImagingOnly checks the build).
+        // HTTP client can depend on this product alone (Examples/ImagingOnly, built by scripts/check-imaging-only.sh, checks it).
         .target(
             name: "KingfisherImaging",
             dependencies: ["CTurboJPEG", "CSpng", "CDeflate", "CGif", "CWebP", "CLCMS2", "CTiff", "CHeif", "CAvif", "CJxl"]
