@@ -64,13 +64,12 @@ public struct OutputFormat: RawRepresentable, Hashable, Sendable {
     /// Whether this build can write the format: a 2x2 image is encoded once per format, the
     /// first time it is asked (libavif may come without an AV1 encoder).
     var canEncode: Bool {
-        Self.encodable.withLock { known in
-            if let answer = known[self] { return answer }
-            let probe = KingfisherImage(width: 2, height: 2, pixels: Array(repeating: 128, count: 16))
-            let answer = (try? probe.encoded(as: fileFormat)) != nil
-            known[self] = answer
-            return answer
-        }
+        if let known = Self.encodable.withLock({ $0[self] }) { return known }
+        // Encoded outside the lock: a registered format's encoder is an application's code.
+        let probe = KingfisherImage(width: 2, height: 2, pixels: Array(repeating: 128, count: 16))
+        let answer = (try? probe.encoded(as: fileFormat)) != nil
+        Self.encodable.withLock { $0[self] = answer }
+        return answer
     }
 
     private static let encodable = Locked<[OutputFormat: Bool]>([:])

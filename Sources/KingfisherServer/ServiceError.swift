@@ -54,14 +54,16 @@ extension ServiceError {
         case .responseError(reason: .URLSessionError(let underlying)):
             // The failure's own line says what happened ("timed out after 10 s, with no
             // response: …", "connection refused"); the URL is named once, here.
-            guard let failure = error.downloadFailure else { return ServiceError(.badGateway, "fetching \(url): \(underlying)") }
-            let status: HTTPResponse.Status
-            switch failure.reason {
-            case .timedOut, .connectTimedOut, .proxyTunnelTimedOut: status = .gatewayTimeout
-            case .responseTooLarge: status = .contentTooLarge
-            default: status = .badGateway
-            }
-            return ServiceError(status, "fetching \(url): \(failure.description)")
+            let code = error.downloadFailure?.code ?? (underlying as? URLError)?.code
+            let status: HTTPResponse.Status =
+                switch code {
+                case .timedOut?: .gatewayTimeout
+                case .dataLengthExceedsMaximum?: .contentTooLarge
+                default: .badGateway
+                }
+            // A transport other than the library's says it in its own error's words.
+            let detail = error.downloadFailure?.description ?? (underlying as? URLError)?.localizedDescription ?? "\(underlying)"
+            return ServiceError(status, "fetching \(url): \(detail)")
         case .processorError:
             guard let failure = error.decodingFailure else {
                 return ServiceError(.badRequest, "the processing cannot run on \(url): \(error.description)")

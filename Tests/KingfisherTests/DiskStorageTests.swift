@@ -127,6 +127,20 @@ import Testing
         }
     }
 
+    @Test func aReadNotExtendingKeepsTheLifetimeForTheNextExtension() throws {
+        try withTemporaryDirectory { directory in
+            let clock = TestClock()
+            let storage = makeStorage(directory, clock: clock) { $0.expiration = .seconds(100) }
+            try storage.store(value: Data("x".utf8), forKey: "k")
+            clock.advance(50)
+            _ = try storage.value(forKey: "k", extendingExpiration: .none)
+            clock.advance(10)
+            _ = try storage.value(forKey: "k")
+            let status = try #require(AtomicCacheFile.status(storage.cacheFileURL(forKey: "k").path))
+            #expect(abs(status.expiration.timeIntervalSince(clock.date.addingTimeInterval(100))) < 0.001, "still 100 s")
+        }
+    }
+
     @Test func anAccessNotExtendingLeavesTheExpiration() throws {
         try withTemporaryDirectory { directory in
             let clock = TestClock()

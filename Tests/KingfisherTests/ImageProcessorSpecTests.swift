@@ -46,6 +46,18 @@ import Testing
         }
     }
 
+    @Test func optionalArgumentsInAnyOrderKeepTheLastGivenAndTakeSigns() throws {
+        let cases: [(String, String)] = [
+            ("round(16,tl,br)", RoundCornerImageProcessor(cornerRadius: 16, roundingCorners: .bottomRight).identifier),
+            ("round(16,+tl)", RoundCornerImageProcessor(cornerRadius: 16, roundingCorners: .topLeft).identifier),
+            ("blend(multiply,0.5,0.8)", BlendImageProcessor(blendMode: .multiply, alpha: 0.8).identifier),
+            ("blend(multiply,+0.5)", BlendImageProcessor(blendMode: .multiply, alpha: 0.5).identifier),
+        ]
+        for (spec, identifier) in cases {
+            #expect(try ImageProcessorSpec.processor(from: spec).identifier == identifier, "\(spec)")
+        }
+    }
+
     @Test func chainsJoinWithTheCompositionOperator() throws {
         let chain = try ImageProcessorSpec.processor(from: "resize(100x100,fit) |> round(10) |> blackwhite")
         let expected =

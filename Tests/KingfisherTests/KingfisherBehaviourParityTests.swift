@@ -119,6 +119,41 @@ import Testing
         }
     }
 
+    /// A processor that holds its image until the test lets it go.
+    final class HeldProcessor: ImageProcessor {
+        let identifier = "held"
+        let started = AsyncStream<Void>.makeStream()
+        let release = DispatchSemaphore(value: 0)
+
+        func process(item: ImageProcessItem, options: KingfisherParsedOptionsInfo) -> KFCrossPlatformImage? {
+            started.continuation.yield()
+            release.wait()
+            return DefaultImageProcessor.default.process(item: item, options: options)
+        }
+    }
+
+    @Test func cancellingAProviderTaskWhileItsImageIsProcessedDropsTheImage() async throws {
+        try await withManagerSetup(name: "parity-processing") { setup in
+            let processor = HeldProcessor()
+            let provider = RawImageDataProvider(data: try Fixtures.data("photo.png"), cacheKey: "held")
+            let outcome = AsyncStream<Result<RetrieveImageResult, KingfisherError>>.makeStream()
+            let task = setup.manager.retrieveImage(
+                with: .provider(provider), options: [.processor(processor), .callbackQueue(.untouch)]
+            ) { outcome.continuation.yield($0) }
+            var started = processor.started.stream.makeAsyncIterator()
+            await started.next()
+            try #require(task).cancel()
+            processor.release.signal()
+            var results = outcome.stream.makeAsyncIterator()
+            let result = try #require(await results.next())
+            guard case .failure(.requestError(reason: .dataProviderCancelled)) = result else {
+                Issue.record("\(result)")
+                return
+            }
+            #expect(setup.cache.imageCachedType(forKey: "held", processorIdentifier: "held") == .none)
+        }
+    }
+
     // MARK: Animations cached with other decoding options
 
     @Test func aCachedAnimationAskedWithOtherOptionsIsDecodedAgain() async throws {

@@ -57,11 +57,11 @@ enum AtomicCacheFile {
         }
     }
 
-    /// Reads the file at `url` if it has not expired at `now`; then sets its access time to
-    /// `now` and its expiration to what `extend` returns for the current expiration and last
-    /// access. `nil` when the file does not exist or has expired.
-    static func read(_ url: URL, now: Date, extend: (_ expiration: Date, _ lastAccess: Date) -> Date) throws -> Contents? {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+    /// Reads the file at `url` if it has not expired at `now`; then, unless `extend` is `nil`,
+    /// sets its access time to `now` and its expiration to what `extend` returns for the current
+    /// expiration and last access. `nil` when the file does not exist or has expired.
+    static func read(_ url: URL, now: Date, extend: ((_ expiration: Date, _ lastAccess: Date) -> Date)?) throws -> Contents? {
+        let fd = openWithoutAccessTime(url.path)
         guard fd >= 0 else {
             let failure = AtomicFile.posixError()
             // As in Kingfisher, a file that cannot be seen (missing, or in a directory the
@@ -91,8 +91,10 @@ enum AtomicCacheFile {
             return true
         }
         guard complete else { throw AtomicFile.posixError(EIO) }
-        var times = [AtomicFile.timespec(now), AtomicFile.timespec(extend(expiration, date(info.st_atim)))]
-        _ = futimens(fd, &times)  // Only bookkeeping: a read-only cache still serves.
+        if let extend {
+            var times = [AtomicFile.timespec(now), AtomicFile.timespec(extend(expiration, date(info.st_atim)))]
+            _ = futimens(fd, &times)  // Only bookkeeping: a read-only cache still serves.
+        }
         return Contents(data: data, expiration: expiration)
     }
 
@@ -100,7 +102,7 @@ enum AtomicCacheFile {
     /// returns for the current expiration and last access, without reading it. Returns `false`
     /// when the file does not exist or has expired at `now`.
     static func touch(_ url: URL, now: Date, extend: (_ expiration: Date, _ lastAccess: Date) -> Date) -> Bool {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        let fd = openWithoutAccessTime(url.path)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var info = stat()
@@ -109,6 +111,17 @@ enum AtomicCacheFile {
         guard expiration > now else { return false }
         var times = [AtomicFile.timespec(now), AtomicFile.timespec(extend(expiration, date(info.st_atim)))]
         return futimens(fd, &times) == 0
+    }
+
+    /// Opens `path` for reading without the kernel recording the read as an access (`relatime`
+    /// would, since a cache file's modification time, its expiration, is in the future): the
+    /// access time is the cache's own record of the last access, which `.cacheTime` extension
+    /// and size cleaning read. `O_NOATIME` needs the file's owner; another user reads plainly.
+    private static func openWithoutAccessTime(_ path: String) -> Int32 {
+        // Linux's O_NOATIME, which Glibc declares only for _GNU_SOURCE.
+        let noAccessTime: Int32 = 0o1000000
+        let fd = open(path, O_RDONLY | O_CLOEXEC | noAccessTime)
+        return fd < 0 && errno == EPERM ? open(path, O_RDONLY | O_CLOEXEC) : fd
     }
 
     /// Removes the entry's file unless it changed since it was listed (a writer may have renamed

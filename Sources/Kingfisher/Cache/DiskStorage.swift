@@ -171,7 +171,10 @@ public enum DiskStorage {
             let now = clock()
             let read: AtomicCacheFile.Contents?
             do {
-                read = try AtomicCacheFile.read(url, now: now, extend: extendedExpiration(extendingExpiration, now: now))
+                // `.none` leaves the file's dates alone, as Kingfisher does: the access time keeps
+                // the last extension, which `.cacheTime` measures the file's lifetime from.
+                let extend = extendingExpiration == .none ? nil : extendedExpiration(extendingExpiration, now: now)
+                read = try AtomicCacheFile.read(url, now: now, extend: extend)
             } catch {
                 throw KingfisherError.cacheError(reason: .cannotLoadDataFromDisk(url: url, error: error))
             }

@@ -9,7 +9,9 @@ extension ImageCache {
     /// The tiers below the disk, searched in order on a disk miss. What the cache writes to disk
     /// is written to each of them too; a value found in one is kept on this disk from then on
     /// (and the hit reported as `.disk`). Keys are the disk cache's file names (the SHA-256 of
-    /// the computed key, with any extension). A tier's failures only make it miss. Default: none.
+    /// the computed key, with any extension). A tier's failures only make it miss. Setting the
+    /// list does not shut down the tiers it drops: their owner does (`useSharedStorage(_:)` of
+    /// `KingfisherRedis` shuts down the Redis tier it replaces). Default: none.
     public var tiersBelowDisk: [any CacheTier<Data>] {
         get { lowerTiers.withLock { $0 } }
         set { lowerTiers.withLock { $0 = newValue } }
@@ -29,7 +31,8 @@ extension ImageCache {
     /// ``KingfisherManager`` takes a key before it downloads an original for this cache, so
     /// that processes sharing the tier fetch a new source once among them. `nil` without one.
     var fetchSingleFlight: (any CacheTierSingleFlight)? {
-        lowerTiers.withLock { tiers in tiers.lazy.compactMap(\.singleFlight).first }
+        // Read outside the lock: a tier's getter is the tier's own code.
+        tiersBelowDisk.lazy.compactMap(\.singleFlight).first
     }
 
     /// The lower tiers' name for a computed key: the disk cache's file name.

@@ -404,7 +404,12 @@ public final class KingfisherManager: Sendable {
                     }
                 }
             }
-            retrieval.started(DownloadTask(providerTask: load, url: provider.contentURL))
+            retrieval.started(
+                DownloadTask(url: provider.contentURL) {
+                    // Both: the load stops, and a late image (already processing) is dropped.
+                    load.cancel()
+                    retrieval.cancel()
+                })
         }
     }
 

@@ -134,8 +134,9 @@ public struct DownloadFailure: Error, Sendable, Equatable, CustomStringConvertib
         case .responseTooLarge: .dataLengthExceedsMaximum
         case .tooManyRedirects: .httpTooManyRedirects
         case .tls(.untrusted(let problem?)): problem.code
-        case .tls(.pinMismatch), .tls(.wrongHost), .tls(.untrusted(nil)): .serverCertificateUntrusted
-        case .tls(.handshake): .secureConnectionFailed
+        case .tls(.pinMismatch), .tls(.wrongHost): .serverCertificateUntrusted
+        // A refused chain whose cause was not found: a failed handshake, as URLSession says.
+        case .tls(.untrusted(nil)), .tls(.handshake): .secureConnectionFailed
         }
     }
 

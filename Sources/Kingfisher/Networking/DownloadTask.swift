@@ -11,7 +11,8 @@ import Foundation
 public final class DownloadTask: Sendable {
     private struct State {
         var operation: DownloadOperation?
-        var providerTask: Task<Void, Never>?
+        /// Stops a data provider's load and its retrieval (for a provider's task).
+        var stopProvider: (@Sendable () -> Void)?
         var cancelled = false
         var priority: Float
     }
@@ -30,11 +31,12 @@ public final class DownloadTask: Sendable {
         state = Locked(State(priority: Self.valid(priority)))
     }
 
-    /// The task of a provider's load (token 0, the provider's content URL).
-    init(providerTask: Task<Void, Never>, url: URL?) {
+    /// The task of a provider's load (token 0, the provider's content URL); cancelling it calls
+    /// `stop`, which ends the load and its retrieval.
+    init(url: URL?, stop: @escaping @Sendable () -> Void) {
         token = 0
         self.url = url
-        state = Locked(State(providerTask: providerTask, priority: ImageDownloader.defaultPriority))
+        state = Locked(State(stopProvider: stop, priority: ImageDownloader.defaultPriority))
     }
 
     /// Priorities are 0…1; anything else (NaN included) is clamped or replaced by the default.
@@ -54,7 +56,7 @@ public final class DownloadTask: Sendable {
     /// Whether the task has joined its download (or drives a provider's load): `false` while an
     /// asynchronous request modifier still works on the request, as Kingfisher's before its
     /// session task exists.
-    public var isInitialized: Bool { state.withLock { $0.operation != nil || $0.providerTask != nil } }
+    public var isInitialized: Bool { state.withLock { $0.operation != nil || $0.stopProvider != nil } }
 
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { state.withLock { $0.cancelled } }
@@ -76,12 +78,12 @@ public final class DownloadTask: Sendable {
     /// Ends this caller's share: its completion gets `taskCancelled`; the request stops when no
     /// other caller waits for it.
     public func cancel() {
-        let (operation, providerTask) = state.withLock { state -> (DownloadOperation?, Task<Void, Never>?) in
+        let (operation, stopProvider) = state.withLock { state -> (DownloadOperation?, (@Sendable () -> Void)?) in
             guard !state.cancelled else { return (nil, nil) }
             state.cancelled = true
-            return (state.operation, state.providerTask)
+            return (state.operation, state.stopProvider)
         }
         operation?.cancel(caller: self)
-        providerTask?.cancel()
+        stopProvider?()
     }
 }

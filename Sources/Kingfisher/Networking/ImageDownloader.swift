@@ -18,9 +18,11 @@ import Foundation
 /// The class is `open`, as Kingfisher's: a subclass may override the `downloadImage` methods
 /// taking a completion handler (``KingfisherManager`` downloads through
 /// ``downloadImage(with:options:progressBlock:completionHandler:)-(_,KingfisherParsedOptionsInfo,_,_)``)
-/// and the settings Kingfisher marks `open`.
+/// and the settings Kingfisher marks `open`. A subclass is `Sendable` unchecked, as in
+/// Kingfisher: guard its own mutable state with a lock.
 // @unchecked: a non-final class cannot be checked; every stored property is a constant or a
-// `Locked`, so the class is Sendable as the final one was.
+// `Locked`, so the class is Sendable as the final one was. A subclass inherits the conformance
+// unchecked (as Kingfisher's do): its own mutable state must be guarded too.
 open class ImageDownloader: @unchecked Sendable {
     /// The shared downloader named "default".
     public static let `default` = ImageDownloader(name: "default")

@@ -256,7 +256,8 @@ public final class ImagePrefetcher: Sendable {
         }
         let retrieval = manager.retrieve(
             source, options: options, progressBlock: nil, downloadTaskUpdated: nil,
-            targetCacheChecked: !options.forceRefresh && !stale
+            // Memory and disk were looked at; tiers below the disk were not.
+            targetCacheChecked: !options.forceRefresh && !stale && cache.tiersBelowDisk.isEmpty
         ) { result in
             switch result {
             case .success: self.itemEnded(index, as: .completed)

@@ -102,8 +102,15 @@ enum TransportErrorText {
     /// `error` from an exchange that broke after its response head, saying how much of the body
     /// had arrived (a failure of the transport's own; any other error as it is).
     static func midBody(_ error: any Error, received: Int, expected: Int64) -> any Error {
-        guard let failure = (error as? URLError)?.userInfo[DownloadFailure.userInfoKey] as? DownloadFailure else { return error }
-        return failure.midBody(received: received, expected: expected).urlError
+        guard let urlError = error as? URLError else { return error }
+        if let failure = urlError.userInfo[DownloadFailure.userInfoKey] as? DownloadFailure {
+            return failure.midBody(received: received, expected: expected).urlError
+        }
+        // Another transport's URLError: its own text, extended the same way.
+        guard let text = urlError.userInfo[NSLocalizedDescriptionKey] as? String else { return error }
+        var userInfo = urlError.userInfo
+        userInfo[NSLocalizedDescriptionKey] = "\(text) after \(received)\(expected >= 0 ? " of \(expected)" : "") bytes of the body"
+        return URLError(urlError.code, userInfo: userInfo)
     }
 
     /// The description of a download's underlying error: the failure's own line and its URL

@@ -16,7 +16,8 @@ public struct ProcessorStep: Sendable {
     /// Its arguments, in order: the required ones first.
     public let arguments: [ProcessorStepArgument]
     /// Whether the optional arguments may come in any order, each told apart by its shape
-    /// (`round(R,WxH,CORNERS)`, `blend(MODE,#BG,ALPHA)`). Default `false`: positional.
+    /// (`round(R,WxH,CORNERS)`, `blend(MODE,#BG,ALPHA)`); one given twice keeps the last.
+    /// Default `false`: positional.
     public let optionalArgumentsInAnyOrder: Bool
     /// Argument texts the playground starts a new step with.
     public let example: [String]
@@ -70,10 +71,15 @@ public struct ProcessorStep: Sendable {
         var pending = Array(arguments.indices)
         while index < texts.count {
             let slot: Int
-            if optionalArgumentsInAnyOrder, let first = pending.first, arguments[first].isOptional {
-                guard let matching = pending.first(where: { arguments[$0].recognises(texts[index]) }) else {
+            if optionalArgumentsInAnyOrder, !pending.contains(where: { !arguments[$0].isOptional }) {
+                // By shape; an argument given again replaces the first (the last one counts).
+                let optional = arguments.indices.filter { arguments[$0].isOptional }
+                guard
+                    let matching = pending.first(where: { arguments[$0].recognises(texts[index]) })
+                        ?? optional.first(where: { arguments[$0].recognises(texts[index]) })
+                else {
                     throw ProcessorStepArgument.Refusal(
-                        "'\(texts[index])' is none of \(pending.map { arguments[$0].placeholder }.joined(separator: ", "))")
+                        "'\(texts[index])' is none of \(optional.map { arguments[$0].placeholder }.joined(separator: ", "))")
                 }
                 slot = matching
             } else {

@@ -102,9 +102,9 @@ public struct ProcessorStepArgument: Sendable {
         switch kind {
         case .size: return text.first?.isNumber == true && text.lowercased().contains("x")
         case .color: return text.hasPrefix("#")
-        case .corners: return text.first?.isLetter == true
+        case .corners: return text.contains(where: \.isLetter) && text.allSatisfy { $0.isLetter || $0 == "+" }
         case .choice(let options, _): return options.contains(text)
-        case .number, .radius, .anchor: return text.first.map { $0.isNumber || $0 == "-" || $0 == "." } == true
+        case .number, .radius, .anchor: return text.first.map { $0.isNumber || "+-.".contains($0) } == true
         }
     }
 
