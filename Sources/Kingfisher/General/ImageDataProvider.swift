@@ -32,16 +32,8 @@ extension ImageDataProvider {
     public func convertToSource() -> Source { .provider(self) }
 
     public func data() async throws -> Data {
-        try await withCheckedThrowingContinuation { continuation in
-            // A handler called twice is ignored the second time, not a trap.
-            let pending = Locked<CheckedContinuation<Data, any Error>?>(continuation)
-            data(handler: { result in
-                pending.withLock { waiting in
-                    defer { waiting = nil }
-                    return waiting
-                }?.resume(with: result)
-            })
-        }
+        // A handler called twice is ignored the second time, not a trap.
+        try await firstAnswer { data(handler: $0) }.get()
     }
 
     public func data(handler: @escaping @Sendable (Result<Data, any Error>) -> Void) {

@@ -179,7 +179,7 @@ public final class KingfisherManager: Sendable {
             forKey: key, processorIdentifier: options.processor.identifier,
             forcedExtension: options.forcedExtension)
         // A miss on this disk may still be a hit in a tier below it, which the disk read asks.
-        let mayBeBelowDisk = cached == .none && !options.fromMemoryCacheOrRefresh && !targetCache.tiersBelowDisk.isEmpty
+        let mayBeBelowDisk = cached == .none && !targetCache.tiersBelowDisk.isEmpty
         if cached.cached || mayBeBelowDisk, !options.fromMemoryCacheOrRefresh || cached == .memory {
             targetCache.retrieveImage(forKey: key, options: options, callbackQueue: options.callbackQueue) { result in
                 if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }

@@ -66,15 +66,7 @@ extension ImageDownloaderDelegate {
     public func isValidStatusCode(_ code: Int, for downloader: ImageDownloader) -> Bool { (200..<400).contains(code) }
     /// Waits for the completion-handler form's answer (a handler called twice counts once).
     public func imageDownloader(_ downloader: ImageDownloader, didReceive response: URLResponse) async -> URLSession.ResponseDisposition {
-        await withCheckedContinuation { continuation in
-            let pending = Locked<CheckedContinuation<URLSession.ResponseDisposition, Never>?>(continuation)
-            imageDownloader(downloader, didReceive: response) { disposition in
-                pending.withLock { waiting in
-                    defer { waiting = nil }
-                    return waiting
-                }?.resume(returning: disposition)
-            }
-        }
+        await firstAnswer { imageDownloader(downloader, didReceive: response, completionHandler: $0) }
     }
     /// Calls `completionHandler(.allow)`.
     public func imageDownloader(

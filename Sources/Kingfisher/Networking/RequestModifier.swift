@@ -73,15 +73,7 @@ public struct AnyRedirectHandler: ImageDownloadRedirectHandler {
     public init(handle: @escaping @Sendable (DownloadTask?, HTTPURLResponse, URLRequest, @escaping @Sendable (URLRequest?) -> Void) -> Void)
     {
         block = { task, response, newRequest in
-            await withCheckedContinuation { continuation in
-                let pending = Locked<CheckedContinuation<URLRequest?, Never>?>(continuation)
-                handle(task, response, newRequest) { request in
-                    pending.withLock { waiting in
-                        defer { waiting = nil }
-                        return waiting
-                    }?.resume(returning: request)
-                }
-            }
+            await firstAnswer { handle(task, response, newRequest, $0) }
         }
     }
 
