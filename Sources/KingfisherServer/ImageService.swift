@@ -11,22 +11,22 @@ import NIOCore
     import FoundationNetworking
 #endif
 
-/// The work behind an image URL: checks, caches, coalescing, slots, and the library's manager
-/// for the source, the original cache and the processors.
+/// The work behind an image URL: checks, caches, coalescing, slots, and the library's
+/// retrieval pipeline for the processed image.
 ///
 /// Levels, fastest first: encoded results in memory, encoded results on disk (both the
-/// library's storage backends, keyed by source, processing and format), the processed image in
-/// memory (another format is only an encoding), the original on disk (processed again from its
-/// bytes, decoded at the reduced scale the processing needs), the source.
+/// library's storage backends, keyed by source, processing and format), then the pipeline: the
+/// processed image in memory (another format is only an encoding), the original on disk or in
+/// Redis (processed again from its bytes, decoded at the reduced scale the processing needs),
+/// the source. Results are encoded last.
 final class ImageService: Sendable {
     let configuration: ImageServerConfiguration
     let metrics: ServiceMetrics
     let signer: URLSigner?
     let policy: SourcePolicy
     let downloader: ImageDownloader
-    let manager: KingfisherManager
-    let originals: ImageCache
-    let processedImages: ImageCache
+    /// Processed images in memory, originals on disk (and in Redis), the fetch, the processing.
+    let pipeline: RetrievalPipeline
     let resultMemory: MemoryStorage.Backend<ServedImage>
     let resultDisk: DiskStorage.Backend<ServedImage>
     let slots: WorkSlots
@@ -34,6 +34,8 @@ final class ImageService: Sendable {
     let slotsObserver: Locked<(@Sendable (_ waiting: Int, _ busy: Int) -> Void)?>
     /// Results shared with the other nodes through Redis (`--redis`), and made by one of them.
     let cluster: RedisSingleFlight<ServedImage>?
+    /// Originals shared with the other nodes, fetched by one of them.
+    private let redisOriginals: RedisTier?
     private let redis: RedisClient?
     private let flights = SingleFlight<String, (ServedImage, ServiceMetrics.ResultLevel)>()
     private let parsedRequests = ParsedRequests()
@@ -76,27 +78,26 @@ final class ImageService: Sendable {
         downloadEvents = DownloadEvents(metrics: metrics)
         downloader.delegate = downloadEvents
 
-        do {
-            originals = try ImageCache(name: "\(configuration.name)-originals", cacheDirectoryURL: directory)
-            processedImages = try ImageCache(name: "\(configuration.name)-processed", cacheDirectoryURL: directory)
-            var diskConfig = DiskStorage.Config(
-                name: "\(configuration.name)-results", sizeLimit: UInt(configuration.diskCacheBytes),
+        func diskStorage<T: DataTransformable>(_ kind: String) throws(ConfigurationError) -> DiskStorage.Backend<T> {
+            var config = DiskStorage.Config(
+                name: "\(configuration.name)-\(kind)", sizeLimit: UInt(configuration.diskCacheBytes),
                 directory: directory, cachePathBlock: ImageCache.defaultDiskCachePathClosure)
-            diskConfig.expiration = expiration
-            resultDisk = try DiskStorage.Backend(config: diskConfig)
-        } catch {
-            throw ConfigurationError(description: "the cache directory cannot be used: \(error)")
+            config.expiration = expiration
+            do {
+                return try DiskStorage.Backend(config: config)
+            } catch {
+                throw ConfigurationError(description: "the cache directory cannot be used: \(error)")
+            }
         }
-        // Originals live on disk only (the manager never keeps them in memory); processed images
-        // live in memory only, so their memory is what the setting says.
-        originals.memoryStorage.config.totalCostLimit = 0
-        originals.diskStorage.config.sizeLimit = UInt(configuration.diskCacheBytes)
-        originals.diskStorage.config.expiration = expiration
-        processedImages.memoryStorage.config.totalCostLimit = configuration.processedMemoryBytes
+        resultDisk = try diskStorage("results")
+        // Originals live on disk only; processed images in memory only, so their memory is what
+        // the setting says.
+        let originalsOnDisk: DiskStorage.Backend<Data> = try diskStorage("originals")
+        let processedInMemory = MemoryStorage.Backend<KFCrossPlatformImage>(
+            config: MemoryStorage.Config(totalCostLimit: configuration.processedMemoryBytes))
         var memoryConfig = MemoryStorage.Config(totalCostLimit: configuration.memoryCacheBytes)
         memoryConfig.expiration = .never
         resultMemory = MemoryStorage.Backend(config: memoryConfig)
-        manager = KingfisherManager(downloader: downloader, cache: processedImages)
         if let redis = configuration.redis {
             let client = RedisClient(configuration: try configuration.redisClientConfiguration(url: redis), logger: logger)
             self.redis = client
@@ -109,12 +110,16 @@ final class ImageService: Sendable {
             let maxWait = Duration.milliseconds(Int64(configuration.maxFetchDuration * 1000) * 2)
             // Originals too, fetched under their own leases: another processing of a source
             // another node fetches, or fetched, needs no fetch here.
-            originals.useSharedStorage(storage("original"), leaseDuration: lease, maxWait: maxWait)
+            redisOriginals = RedisTier(storage: storage("original"), leaseDuration: lease, maxWait: maxWait)
             cluster = RedisSingleFlight(storage: storage("result"), leaseDuration: lease, maxWait: maxWait)
         } else {
             redis = nil
+            redisOriginals = nil
             cluster = nil
         }
+        pipeline = RetrievalPipeline(
+            processedTiers: [processedInMemory], originalTiers: [originalsOnDisk] + (redisOriginals.map { [$0] } ?? []),
+            downloader: downloader)
         let slotsObserver = Locked<(@Sendable (_ waiting: Int, _ busy: Int) -> Void)?>(nil)
         self.slotsObserver = slotsObserver
         slots = WorkSlots(slots: configuration.processingSlots, lineLimit: configuration.queueLimit) { waiting, busy in
@@ -139,7 +144,7 @@ final class ImageService: Sendable {
     /// Closes the Redis connections and subscriptions, if any; for after the last request.
     func shutdown() {
         cluster?.shutdown()
-        originals.useSharedStorage(nil)
+        redisOriginals?.shutdown()
         redis?.shutdown()
     }
 
@@ -190,12 +195,10 @@ final class ImageService: Sendable {
         }
         let processor: ImageProcessorChain
         do {
-            // No processing still goes through a processor with an identifier: the manager keeps
-            // the original on disk only for processed images, and other processings share it.
             processor =
                 try request.processing.map {
                     try ImageProcessorSpec.processor(from: $0, maxStepCount: configuration.maxProcessingSteps)
-                } ?? ImageProcessorChain([OriginalImageProcessor()])
+                } ?? ImageProcessorChain([])
         } catch {
             throw ServiceError(.badRequest, "\(error)")
         }
@@ -277,26 +280,15 @@ final class ImageService: Sendable {
                 : ServiceError(.forbidden, "refused to fetch: \(error.description)")
         }
         metrics.recordProcessingRun()
-        let originalLevel: ServiceMetrics.ResultLevel =
-            originals.imageCachedType(forKey: source.absoluteString).cached ? .original : .source
-        let redirects = PolicyRedirectHandler(policy: policy, source: source)
-        let result: RetrieveImageResult
+        let request = RetrievalRequest(
+            source: .network(KF.ImageResource(downloadURL: source)), processor: processor,
+            limits: RetrievalLimits(maxPixelCount: configuration.maxSourcePixels, maxFrameCount: configuration.maxSourceFrames),
+            expiration: .days(configuration.diskCacheDays), redirectHandler: PolicyRedirects(policy: policy, source: source))
+        let result: RetrievalResponse
         do {
-            result = try await manager.retrieveImage(
-                with: .network(KF.ImageResource(downloadURL: source)),
-                options: [
-                    .processor(processor),
-                    .originalCache(originals),
-                    .cacheOriginalImage,
-                    .cacheMemoryOnly,
-                    .callbackQueue(.untouch),
-                    .maxPixelCount(configuration.maxSourcePixels),
-                    .maxFrameCount(configuration.maxSourceFrames),
-                    .diskCacheExpiration(.days(configuration.diskCacheDays)),
-                    .redirectHandler(redirects),
-                ])
-        } catch let error as KingfisherError {
-            throw await ServiceError.retrieving(source, failedWith: error, redirectRefusal: redirects.refusal(of:))
+            result = try await pipeline.retrieve(request)
+        } catch {
+            throw ServiceError.retrieving(source, failedWith: error)
         }
         let image = result.image
         let format: OutputFormat
@@ -309,61 +301,33 @@ final class ImageService: Sendable {
         do {
             // Encoding (AVIF especially) is long CPU work: on the cooperative pool it would hold
             // a thread that cached answers need.
-            served = try await Self.offThePool {
+            served = try await Self.encodingQueue.perform {
                 ServedImage(data: try image.encoded(as: format.fileFormat, compressionQuality: quality), format: format)
             }
         } catch {
             throw ServiceError(.internalServerError, "encoding \(source.absoluteString.prefix(300)) as \(format.rawValue) failed: \(error)")
         }
         let level: ServiceMetrics.ResultLevel =
-            switch result.cacheType {
-            case .memory: .processed
-            case .disk: .original
-            case .none: originalLevel
+            switch result.answeredBy {
+            case .processedTier: .processed
+            case .originalTier: .original
+            case .source: .source
             }
         return (served, level)
     }
 
     private static let encodingQueue = DispatchQueue(label: "com.kingfisher-linux.serve.encoding", attributes: .concurrent)
-
-    /// Runs `work` on the encoding queue and returns its result.
-    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            encodingQueue.async { continuation.resume(with: Result { try work() }) }
-        }
-    }
 }
 
-/// Follows a source's redirect only to where the source policy allows, and keeps what it
-/// refused: the answer is `403` with that reason.
-final class PolicyRedirectHandler: ImageDownloadRedirectHandler {
+/// Follows a source's redirect only to where the source policy allows: a refused one fails the
+/// fetch with the policy's reason (`403`).
+struct PolicyRedirects: ImageDownloadRedirectPolicy {
     let policy: SourcePolicy
     let source: URL
-    // Guarded by `refused`'s lock.
-    private let refused = Locked<String?>(nil)
 
-    init(policy: SourcePolicy, source: URL) {
-        self.policy = policy
-        self.source = source
-    }
-
-    /// Why a redirect to `target` is refused: what this handler refused; else (a download
-    /// shared with another request, whose handler ran) the same check again; `nil` if allowed.
-    func refusal(of target: URL) async -> String? {
-        if let refusal = refused.withLock({ $0 }) { return refusal }
-        return await check(target)
-    }
-
-    func handleHTTPRedirection(for task: DownloadTask?, response: HTTPURLResponse, newRequest: URLRequest) async -> URLRequest? {
-        guard let url = newRequest.url else { return nil }
-        guard let refusal = await check(url) else { return newRequest }
-        refused.withLock { $0 = refusal }
-        return nil
-    }
-
-    private func check(_ url: URL) async -> String? {
+    func refusal(ofRedirectTo target: URL, from response: HTTPURLResponse) async -> String? {
         do throws(SourcePolicy.Refusal) {
-            try await policy.checkRedirect(to: url, from: source)
+            try await policy.checkRedirect(to: target, from: source)
             return nil
         } catch {
             return error.description

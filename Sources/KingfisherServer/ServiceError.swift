@@ -34,21 +34,14 @@ struct ServiceError: Error, Sendable {
 
 extension ServiceError {
     /// The answer for a retrieval of `source` that failed with `error`.
-    ///
-    /// - Parameter redirectRefusal: Checks where a declined redirect pointed: a `3xx` left as the
-    ///   answer is the source policy refusing the redirect (`403`).
-    static func retrieving(_ source: URL, failedWith error: KingfisherError, redirectRefusal: (URL) async -> String?) async -> ServiceError
-    {
+    static func retrieving(_ source: URL, failedWith error: KingfisherError) -> ServiceError {
         let url = source.absoluteString.prefix(300)
+        if case .redirectRefused(_, let why)? = error.downloadFailure?.reason {
+            return ServiceError(.forbidden, "refused to follow a redirect from \(url): \(why)")
+        }
         switch error {
         case .responseError(reason: .invalidHTTPStatusCode(let response)):
             let code = response.statusCode
-            if (300..<400).contains(code), let location = response.value(forHTTPHeaderField: "Location"),
-                let target = URL(string: location, relativeTo: response.url)?.absoluteURL,
-                let refusal = await redirectRefusal(target)
-            {
-                return ServiceError(.forbidden, "refused to follow a redirect from \(url): \(refusal)")
-            }
             if code == 404 || code == 410 { return ServiceError(.notFound, "the source \(url) answered \(code)") }
             return ServiceError(.badGateway, "the source \(url) answered \(code)")
         case .responseError(reason: .URLSessionError(let underlying)):

@@ -51,6 +51,8 @@ public struct DownloadFailure: Error, Sendable, Equatable, CustomStringConvertib
         case responseTooLarge(limit: Int, received: Int64)
         /// More redirects than ``ImageDownloader/redirectLimit`` (a loop ends here too).
         case tooManyRedirects(limit: Int)
+        /// An ``ImageDownloadRedirectPolicy`` refused to follow a redirect to `target`, saying why.
+        case redirectRefused(target: URL, because: String)
         /// A resumed body's `206` did not start where the kept bytes end.
         case misplacedRange(contentRange: String?, expectedStart: Int)
     }
@@ -133,6 +135,8 @@ public struct DownloadFailure: Error, Sendable, Equatable, CustomStringConvertib
         case .proxyAuthenticationRequired: .userAuthenticationRequired
         case .responseTooLarge: .dataLengthExceedsMaximum
         case .tooManyRedirects: .httpTooManyRedirects
+        // Not followed, so the redirect leads nowhere this download may go.
+        case .redirectRefused: .redirectToNonExistentLocation
         case .tls(.untrusted(let problem?)): problem.code
         case .tls(.pinMismatch), .tls(.wrongHost): .serverCertificateUntrusted
         // A refused chain whose cause was not found: a failed handshake, as URLSession says.
@@ -174,6 +178,7 @@ public struct DownloadFailure: Error, Sendable, Equatable, CustomStringConvertib
         case .timedOut(let timeout): Self.text(of: timeout)
         case .responseTooLarge(let limit, let received): "the response is larger than the limit of \(limit) bytes (\(received) bytes)"
         case .tooManyRedirects(let limit): "more than \(limit) redirects (or a loop)"
+        case .redirectRefused(let target, let why): "refused to follow a redirect to \(target.absoluteString.prefix(300)): \(why)"
         case .misplacedRange(let range, let start):
             "the server resumed the body with '\(range ?? "no Content-Range")', not from byte \(start)"
         }

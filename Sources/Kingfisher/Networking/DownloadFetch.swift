@@ -384,6 +384,9 @@ final class DownloadFetch: IdleTimed {
         let task = operation.representativeTask
         awaitCaller { [self, next] in
             let head = response.httpURLResponse
+            if let policy = handler as? any ImageDownloadRedirectPolicy, let why = await policy.refusal(ofRedirectTo: target, from: head) {
+                return end(.failure(.redirectRefused(url: operation.url, target: target, because: why)))
+            }
             // A declined redirect leaves the 3xx as the answer, and it holds no image.
             guard let handled = await handler.handleHTTPRedirection(for: task, response: head, newRequest: next) else {
                 return end(.failure(.responseError(reason: .invalidHTTPStatusCode(response: head))))

@@ -30,11 +30,18 @@ extension KingfisherError {
         .responseError(reason: .URLSessionError(error: DownloadFailure(.tooManyRedirects(limit: limit), url: url).urlError))
     }
 
+    /// A redirect an ``ImageDownloadRedirectPolicy`` refused: URLSession's
+    /// `.redirectToNonExistentLocation`, with the policy's reason.
+    static func redirectRefused(url: URL, target: URL, because why: String) -> KingfisherError {
+        .responseError(reason: .URLSessionError(error: DownloadFailure(.redirectRefused(target: target, because: why), url: url).urlError))
+    }
+
     /// Whether this is one of the downloader's limits (``responseTooLarge(url:limit:received:)``,
-    /// ``tooManyRedirects(url:limit:)``), which the same request would reach again.
+    /// ``tooManyRedirects(url:limit:)``) or a policy's refusal, which the same request would
+    /// reach again.
     var isDownloadLimit: Bool {
         switch downloadFailure?.reason {
-        case .responseTooLarge?, .tooManyRedirects?: return true
+        case .responseTooLarge?, .tooManyRedirects?, .redirectRefused?: return true
         default: return false
         }
     }

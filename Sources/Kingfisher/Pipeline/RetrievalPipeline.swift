@@ -1,0 +1,239 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
+import Foundation
+
+/// A retrieval as one typed path through ordered tiers, the fetch and the processing.
+///
+/// For a ``RetrievalRequest``: the processed image from the first of ``processedTiers`` that
+/// has it; else the original's bytes from the first of ``originalTiers`` that has them,
+/// processed; else the source, fetched and processed. When an original tier offers a
+/// ``CacheTierSingleFlight`` (Redis), the fetch is made once among the processes sharing it:
+/// the others wait, then process what it stored. What a retrieval makes is stored before it
+/// answers: the original in every original tier above the one it came from, the processed
+/// image in every processed tier. A tier's failures only make it miss, and bytes in a tier
+/// that do not decode count as a miss too.
+///
+/// The answer says which step answered and where the time went; a failure is a
+/// ``KingfisherError``, with a download's failures as ``DownloadFailure`` values.
+public struct RetrievalPipeline: Sendable {
+    /// Tiers of processed images, fastest first, keyed by ``RetrievalRequest/processedKey``.
+    /// Default none.
+    public var processedTiers: [any CacheTier<KFCrossPlatformImage>]
+    /// Tiers of originals' bytes, fastest first, keyed by ``RetrievalRequest/originalKey``.
+    /// Default none.
+    public var originalTiers: [any CacheTier<Data>]
+    /// Downloads network sources (through its open `downloadImage` method, so that a subclass
+    /// is asked). Default ``ImageDownloader/default``.
+    public var downloader: ImageDownloader
+    /// Where originals from tiers and data providers are decoded and processed, off Swift's
+    /// cooperative pool. Default ``defaultProcessingQueue``.
+    public var processingQueue: DispatchQueue
+
+    /// A concurrent queue shared by pipelines that name none.
+    public static let defaultProcessingQueue = DispatchQueue(
+        label: "com.kingfisher-linux.RetrievalPipeline.processing", qos: .userInitiated, attributes: .concurrent)
+
+    /// A pipeline; see each property for its default.
+    public init(
+        processedTiers: [any CacheTier<KFCrossPlatformImage>] = [], originalTiers: [any CacheTier<Data>] = [],
+        downloader: ImageDownloader = .default, processingQueue: DispatchQueue = RetrievalPipeline.defaultProcessingQueue
+    ) {
+        self.processedTiers = processedTiers
+        self.originalTiers = originalTiers
+        self.downloader = downloader
+        self.processingQueue = processingQueue
+    }
+
+    /// The processed image for `request`, and which step answered; cancelling the calling task
+    /// cancels the work (``KingfisherError/RequestErrorReason/asyncTaskContextCancelled``).
+    public func retrieve(_ request: RetrievalRequest) async throws(KingfisherError) -> RetrievalResponse {
+        var progress = Progress(request: request)
+        try Self.checkCancellation()
+        let processedKey = request.processedKey
+        for tier in processedTiers {
+            guard let image = try? await tier.get(processedKey) else { continue }
+            progress.lookupEnded()
+            return progress.response(image: image, original: nil, answeredBy: .processedTier(tier.name))
+        }
+        let options = request.parsedOptions(downloader: downloader)
+        for (index, tier) in originalTiers.enumerated() {
+            try Self.checkCancellation()
+            guard let data = try? await tier.get(request.originalKey) else { continue }
+            progress.lookupEnded()
+            guard let image = try await processedOriginal(data, options: options, progress: &progress) else { continue }
+            await keep(original: data, in: originalTiers.prefix(index), processed: image, request: request)
+            return progress.response(image: image, original: data, answeredBy: .originalTier(tier.name))
+        }
+        progress.lookupEnded()
+        try Self.checkCancellation()
+        return try await fromSource(request, options: options, progress: &progress)
+    }
+
+    // MARK: The steps
+
+    /// What the fetch step had: the original a process sharing the tier stored, or its own fetch.
+    private enum FlightResult: Sendable {
+        case stored(Data)
+        case fetched(Fetched)
+    }
+
+    /// A source fetched and processed.
+    private struct Fetched: Sendable {
+        var image: KFCrossPlatformImage
+        var data: Data
+        var metrics: NetworkMetrics?
+        var fetch: Duration
+        var processing: Duration
+    }
+
+    /// The source, fetched here or by the process holding the original tier's single flight.
+    private func fromSource(
+        _ request: RetrievalRequest, options: KingfisherParsedOptionsInfo, progress: inout Progress
+    ) async throws(KingfisherError) -> RetrievalResponse {
+        let flights = originalTiers.enumerated().lazy.compactMap { index, tier in tier.singleFlight.map { (index, tier, $0) } }
+        guard let (index, tier, flight) = flights.first else {
+            return progress.response(try await fetchAndKeep(request, options: options))
+        }
+        let key = request.originalKey
+        let waitStarted = ContinuousClock.now
+        let had: FlightResult
+        do {
+            had = try await flight.run(
+                forKey: key, find: { (try? await tier.get(key)).map(FlightResult.stored) },
+                // Stored before the others are told, so that they find it.
+                make: { (.fetched(try await fetchAndKeep(request, options: options)), kept: nil) }
+            ).0
+        } catch let error as KingfisherError {
+            throw error
+        } catch {
+            throw .requestError(reason: .asyncTaskContextCancelled)
+        }
+        switch had {
+        case .fetched(let fetched):
+            return progress.response(fetched)
+        case .stored(let data):
+            progress.timings.fetch = waitStarted.duration(to: .now)
+            guard let image = try await processedOriginal(data, options: options, progress: &progress) else {
+                // What the other process stored does not decode here: fetch it for this one.
+                return progress.response(try await fetchAndKeep(request, options: options))
+            }
+            await keep(original: data, in: originalTiers.prefix(index), processed: image, request: request)
+            return progress.response(image: image, original: data, answeredBy: .originalTier(tier.name))
+        }
+    }
+
+    /// ``fetch(_:options:)``, then the original stored in every original tier and the
+    /// processed image in every processed tier.
+    private func fetchAndKeep(_ request: RetrievalRequest, options: KingfisherParsedOptionsInfo) async throws(KingfisherError) -> Fetched {
+        let fetched = try await fetch(request, options: options)
+        await keep(original: fetched.data, in: originalTiers[...], processed: fetched.image, request: request)
+        return fetched
+    }
+
+    /// Downloads or loads the source and processes it.
+    private func fetch(_ request: RetrievalRequest, options: KingfisherParsedOptionsInfo) async throws(KingfisherError) -> Fetched {
+        let started = ContinuousClock.now
+        switch request.source {
+        case .network(let resource):
+            let loaded: ImageLoadingResult
+            do {
+                loaded = try await downloader.downloadImage(with: resource.downloadURL, options: options)
+            } catch let error as KingfisherError {
+                throw error
+            } catch {
+                throw .requestError(reason: .asyncTaskContextCancelled)
+            }
+            // The downloader decodes and processes as the body ends: the rest is processing.
+            let total = started.duration(to: .now)
+            let network = min(loaded.metrics.map { Duration.seconds($0.totalRequestDuration) } ?? total, total)
+            return Fetched(
+                image: loaded.image, data: loaded.originalData, metrics: loaded.metrics, fetch: network, processing: total - network)
+        case .provider(let provider):
+            let data: Data
+            do {
+                data = try await provider.data()
+            } catch {
+                if Task.isCancelled { throw .requestError(reason: .dataProviderCancelled(provider: provider)) }
+                throw .imageSettingError(reason: .dataProviderError(provider: provider, error: error))
+            }
+            let loaded = ContinuousClock.now
+            try Self.checkCancellation()
+            let image = try await processingQueue.perform { () throws(KingfisherError) in
+                try options.processor.processedImage(from: data, options: options)
+            }
+            return Fetched(
+                image: image, data: data, metrics: nil, fetch: started.duration(to: loaded), processing: loaded.duration(to: .now))
+        }
+    }
+
+    /// `data` from a tier, processed; `nil` when it is not a usable image (a miss).
+    private func processedOriginal(
+        _ data: Data, options: KingfisherParsedOptionsInfo, progress: inout Progress
+    ) async throws(KingfisherError) -> KFCrossPlatformImage? {
+        let started = ContinuousClock.now
+        do {
+            let image = try await processingQueue.perform { () throws(KingfisherError) in
+                try options.processor.processedImage(from: data, options: options)
+            }
+            progress.timings.processing = started.duration(to: .now)
+            return image
+        } catch {
+            guard error.imageCodingError != nil else { throw error }
+            return nil
+        }
+    }
+
+    /// Stores the original in `tiers` and the processed image in the processed tiers, all at
+    /// once; returns when each stored it or failed to.
+    private func keep(
+        original: Data, in tiers: ArraySlice<any CacheTier<Data>>, processed image: KFCrossPlatformImage,
+        request: RetrievalRequest
+    ) async {
+        let processedKey = request.processedKey
+        let originalKey = request.originalKey
+        let expiration = request.expiration
+        await withTaskGroup(of: Void.self) { group in
+            for tier in tiers {
+                group.addTask { try? await tier.put(original, forKey: originalKey, expiration: expiration) }
+            }
+            for tier in processedTiers {
+                group.addTask { try? await tier.put(image, forKey: processedKey, expiration: nil) }
+            }
+        }
+    }
+
+    private static func checkCancellation() throws(KingfisherError) {
+        if Task.isCancelled { throw .requestError(reason: .asyncTaskContextCancelled) }
+    }
+
+    /// A retrieval's timings as it goes, and the answer it ends with.
+    private struct Progress {
+        let request: RetrievalRequest
+        let started = ContinuousClock.now
+        var timings = RetrievalTimings()
+        var networkMetrics: NetworkMetrics?
+
+        init(request: RetrievalRequest) {
+            self.request = request
+        }
+
+        mutating func lookupEnded() {
+            timings.lookup = started.duration(to: .now)
+        }
+
+        mutating func response(_ fetched: Fetched) -> RetrievalResponse {
+            timings.fetch = fetched.fetch
+            timings.processing = fetched.processing
+            networkMetrics = fetched.metrics
+            return response(image: fetched.image, original: fetched.data, answeredBy: .source)
+        }
+
+        mutating func response(image: KFCrossPlatformImage, original: Data?, answeredBy: RetrievalAnswerer) -> RetrievalResponse {
+            timings.total = started.duration(to: .now)
+            return RetrievalResponse(
+                image: image, originalData: original, answeredBy: answeredBy, timings: timings, networkMetrics: networkMetrics,
+                serializer: request.serializer)
+        }
+    }
+}
