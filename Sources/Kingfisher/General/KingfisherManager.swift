@@ -203,12 +203,8 @@ public final class KingfisherManager: Sendable {
                     {
                         // Decoded with other options (only its first frame, another scale): made
                         // again from its data for this call, as Kingfisher does; the cache keeps it.
-                        return (options.processingQueue ?? .dispatch(self.processingQueue)).execute {
-                            do throws(KingfisherError) {
-                                hand(try options.processor.processedImage(from: data, options: options))
-                            } catch {
-                                completion(.failure(error))
-                            }
+                        return self.process(options, completion: completion, hand) { () throws(KingfisherError) in
+                            try options.processor.processedImage(from: data, options: options)
                         }
                     }
                     // A serializer that stores the original data makes a disk hit the unprocessed
@@ -217,14 +213,11 @@ public final class KingfisherManager: Sendable {
                     guard found.cacheType == .disk, serializer.originalDataUsed, !options.processor.identifier.isEmpty else {
                         return hand(cached)
                     }
-                    (options.processingQueue ?? .dispatch(self.processingQueue)).execute {
-                        do throws(KingfisherError) {
-                            let image = try options.processor.processedImage(from: .image(cached), options: options)
-                            targetCache.store(image, forKey: key, options: options, toDisk: false)
-                            hand(image)
-                        } catch {
-                            completion(.failure(error))
-                        }
+                    self.process(options, completion: completion) { image in
+                        targetCache.store(image, forKey: key, options: options, toDisk: false)
+                        hand(image)
+                    } making: { () throws(KingfisherError) in
+                        try options.processor.processedImage(from: .image(cached), options: options)
                     }
                 case .failure(let error):
                     completion(.failure(error))
@@ -271,13 +264,10 @@ public final class KingfisherManager: Sendable {
             guard case .success(let found) = result, let original = found.image else {
                 return self.originalMissing(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
             }
-            (options.processingQueue ?? .dispatch(self.processingQueue)).execute {
-                do throws(KingfisherError) {
-                    let image = try processor.processedImage(from: .image(original), options: options)
-                    self.cacheProcessedOriginal(image, source: source, retrieval: retrieval, completion: completion)
-                } catch {
-                    completion(.failure(error))
-                }
+            self.process(options, completion: completion) { image in
+                self.cacheProcessedOriginal(image, source: source, retrieval: retrieval, completion: completion)
+            } making: { () throws(KingfisherError) in
+                try processor.processedImage(from: .image(original), options: options)
             }
         }
     }
@@ -294,7 +284,7 @@ public final class KingfisherManager: Sendable {
     ) {
         let options = retrieval.workingOptions
         let key = source.cacheKey
-        (options.processingQueue ?? .dispatch(processingQueue)).execute {
+        processingQueue(for: options).execute {
             if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }
             let stored =
                 try? known
@@ -378,7 +368,6 @@ public final class KingfisherManager: Sendable {
             }
             retrieval.started(task)
         case .provider(let provider):
-            let queue = options.processingQueue ?? .dispatch(processingQueue)
             let cancelled: @Sendable () -> Void = {
                 completion(.failure(.requestError(reason: .dataProviderCancelled(provider: provider))))
             }
@@ -391,17 +380,14 @@ public final class KingfisherManager: Sendable {
                     return completion(.failure(.imageSettingError(reason: .dataProviderError(provider: provider, error: error))))
                 }
                 if Task.isCancelled { return cancelled() }
-                queue.execute {
-                    do throws(KingfisherError) {
-                        let image = try options.processor.processedImage(from: data, options: options)
-                        // Cancelled while processing: the late image is not delivered.
-                        if retrieval.isCancelled { return cancelled() }
-                        self.cache(
-                            image, data: data, source: source, cacheType: .none, metrics: nil, retrieval: retrieval,
-                            storesOriginal: true, completion: completion)
-                    } catch {
-                        completion(.failure(error))
-                    }
+                self.process(options, completion: completion) { image in
+                    // Cancelled while processing: the late image is not delivered.
+                    if retrieval.isCancelled { return cancelled() }
+                    self.cache(
+                        image, data: data, source: source, cacheType: .none, metrics: nil, retrieval: retrieval,
+                        storesOriginal: true, completion: completion)
+                } making: { () throws(KingfisherError) in
+                    try options.processor.processedImage(from: data, options: options)
                 }
             }
             retrieval.started(
@@ -410,6 +396,28 @@ public final class KingfisherManager: Sendable {
                     load.cancel()
                     retrieval.cancel()
                 })
+        }
+    }
+
+    /// Where this retrieval's processors run: `processingQueue` if the options name one, else
+    /// the manager's.
+    private func processingQueue(for options: KingfisherParsedOptionsInfo) -> CallbackQueue {
+        options.processingQueue ?? .dispatch(processingQueue)
+    }
+
+    /// Runs `making` where processors run, then hands its image to `then` there, or its error
+    /// to `completion`.
+    private func process(
+        _ options: KingfisherParsedOptionsInfo, completion: @escaping Completion,
+        _ then: @escaping @Sendable (KFCrossPlatformImage) -> Void,
+        making: @escaping @Sendable () throws(KingfisherError) -> KFCrossPlatformImage
+    ) {
+        processingQueue(for: options).execute {
+            do throws(KingfisherError) {
+                then(try making())
+            } catch {
+                completion(.failure(error))
+            }
         }
     }
 
