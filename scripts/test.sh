@@ -5,7 +5,7 @@
 # The whole test suite: check the style, install what is missing, build and run every Swift test and the
 # multi-node deployment test, check that kf decodes real photographs of every kind to the pixels
 # Pillow gives, that a package using only KingfisherImaging builds without networking, and that
-# the DocC catalogue builds; then run the suite under ThreadSanitizer and every fuzz target for
+# the DocC catalogues build; then run the suite under ThreadSanitizer and every fuzz target for
 # KF_FUZZ_SECONDS (default 30) seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,9 +36,15 @@ python3 scripts/check-product-closure.py
 python3 scripts/kingfisher_parity.py compare --symbols scripts/kingfisher-8.11.0-symbols.tsv \
     --notes scripts/kingfisher-parity-notes.tsv --check
 
-echo "Building the documentation (swift package generate-documentation --target Kingfisher)..."
-scripts/logged.sh .build/docs.log swift package generate-documentation --target Kingfisher
-echo "Documentation built: .build/plugins/Swift-DocC/outputs/Kingfisher.doccarchive"
+# Architecture.md's products, catalogues, targets and C shims against Package.swift.
+python3 scripts/check-architecture.py
+
+# One DocC catalogue per product; a link that does not resolve is a warning DocC prints.
+for target in KingfisherImaging Kingfisher KingfisherRedis KingfisherServer kf; do
+    echo "Building the documentation of $target (swift package generate-documentation --target $target)..."
+    scripts/logged.sh ".build/docs-$target.log" swift package generate-documentation --target "$target"
+done
+echo "Documentation built: .build/plugins/Swift-DocC/outputs/*.doccarchive"
 
 scripts/sanitize.sh thread
 scripts/fuzz.sh "${KF_FUZZ_SECONDS:-30}"
