@@ -158,14 +158,16 @@ let package = Package(
             dependencies: ["Kingfisher"],
             path: "Tests/KingfisherCacheStress"
         ),
+        // What the test targets share: the loopback HTTP, TLS, Redis and proxy servers they
+        // start, the image service harness, fixtures and builders, controllable clocks and
+        // transports (fixtures themselves live in Tests/Fixtures). A test target, so that it is
+        // built only with the tests, where the modules it imports with @testable are testable.
         .testTarget(
-            name: "KingfisherTests",
+            name: "KingfisherTestKit",
             dependencies: [
                 "Kingfisher",
-                "KingfisherRedis",
                 "KingfisherImaging",
-                "KingfisherFuzzTargets",
-                "kf",
+                "KingfisherRedis",
                 "KingfisherServer",
                 "CDeflate",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -177,7 +179,41 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ],
-            exclude: ["Fixtures"]
+            path: "Tests/KingfisherTestKit"
+        ),
+        .testTarget(
+            name: "KingfisherImagingTests",
+            dependencies: ["KingfisherImaging", "Kingfisher", "KingfisherFuzzTargets", "KingfisherTestKit", "CLCMS2"]
+        ),
+        .testTarget(
+            name: "KingfisherTests",
+            dependencies: [
+                "Kingfisher",
+                "KingfisherTestKit",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .testTarget(
+            name: "KingfisherRedisTests",
+            dependencies: [
+                "KingfisherRedis",
+                "KingfisherTestKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "KingfisherServerTests",
+            dependencies: ["KingfisherServer", "KingfisherRedis", "KingfisherTestKit"]
+        ),
+        .testTarget(
+            name: "KFTests",
+            dependencies: [
+                "kf",
+                "KingfisherServer",
+                "KingfisherTestKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

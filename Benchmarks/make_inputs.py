@@ -23,7 +23,7 @@ from PIL import Image
 from skimage import data
 
 WIDTH, HEIGHT = 4000, 3000
-FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "KingfisherTests", "Fixtures")
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures")
 NOISE_SIGMA = 4.0
 SEED = 20240601
 JPEG_QUALITY = 90

@@ -291,7 +291,7 @@ def main():
     row("peak RSS, the same 400-frame GIF resize (target < 100 MB)", rss_gif, "vipsthumbnail [n=-1]", rss_gif_vips, None, "MB")
     rss_info = peak_rss_mb([kf, "info", gif])
     row("peak RSS, kf info on the 400-frame GIF (target < 50 MB)", rss_info, "kf info on a 1 KB PNG",
-        peak_rss_mb([kf, "info", os.path.join(here, "..", "Tests", "KingfisherTests", "Fixtures", "png_rgb_8.png")]), None, "MB")
+        peak_rss_mb([kf, "info", os.path.join(here, "..", "Tests", "Fixtures", "png_rgb_8.png")]), None, "MB")
 
     print("Peak memory...", flush=True)
     rss_thumb = peak_rss_mb([kf, "process", jpeg, "--processor", "downsample(400x400)", "--output", f"{args.work}/kf.jpg"])

@@ -26,7 +26,7 @@ echo "Compiled modules: $(tr '\n' ' ' <<<"$compiled")"
 
 output="$(mktemp -d)"
 trap 'rm -rf "$output"' EXIT
-"$bin/ImagingOnly" Tests/KingfisherTests/Fixtures/photo_progressive.jpg "$output/out.png"
+"$bin/ImagingOnly" Tests/Fixtures/photo_progressive.jpg "$output/out.png"
 python3 - "$output/out.png" <<'PY'
 import struct, sys
 data = open(sys.argv[1], "rb").read()

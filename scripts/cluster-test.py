@@ -34,7 +34,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 CLUSTER = os.path.join(REPO, "deploy", "cluster.sh")
-FIXTURE = os.path.join(REPO, "Tests", "KingfisherTests", "Fixtures", "photo_baseline_420.jpg")
+FIXTURE = os.path.join(REPO, "Tests", "Fixtures", "photo_baseline_420.jpg")
 sys.path.insert(0, os.path.join(REPO, "deploy"))
 import cluster_env  # noqa: E402
 

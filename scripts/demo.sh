@@ -3,7 +3,7 @@
 # Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
 # The main job: install what is missing, build kf in release mode, run it over the sample
-# images in Tests/KingfisherTests/Fixtures, then serve those images on 127.0.0.1, prefetch them
+# images in Tests/Fixtures, then serve those images on 127.0.0.1, prefetch them
 # into a cache and fetch one twice (network, then disk), and end by running the image service
 # (kf serve) for a few seconds and fetching one processed image from it. Results go to ./output.
 set -euo pipefail
@@ -13,7 +13,7 @@ scripts/install-deps.sh python3
 echo "Building kf (release, static Swift runtime)..."
 kf="$(scripts/build-release.sh kf)/kf"
 
-fixtures=Tests/KingfisherTests/Fixtures
+fixtures=Tests/Fixtures
 out=output
 rm -rf "$out"
 mkdir -p "$out"

@@ -10,7 +10,7 @@
 # Exits non-zero when any target crashes, leaks, times out (10 s per input) or exceeds 3 GB;
 # the input that did it is saved as Fuzz/findings/TARGET-crash-... (or leak-, timeout-, oom-).
 # The growing corpus is kept in .build/fuzz-corpus/TARGET; seeds come from the test fixtures.
-# A finding, once fixed, goes into Tests/KingfisherTests/Fixtures/fuzz/TARGET/ so the test suite
+# A finding, once fixed, goes into Tests/Fixtures/fuzz/TARGET/ so the test suite
 # replays it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +31,7 @@ scripts/logged-build.sh .build/fuzz-logs/build.log --product kf-fuzz "${flags[@]
 binary="$(swift build "${flags[@]}" --show-bin-path)/kf-fuzz"
 
 seeds=.build/fuzz-seeds
-python3 scripts/make_fuzz_seeds.py Tests/KingfisherTests/Fixtures Fuzz/processor-seeds.txt "$seeds"
+python3 scripts/make_fuzz_seeds.py Tests/Fixtures Fuzz/processor-seeds.txt "$seeds"
 mkdir -p Fuzz/findings
 
 failed=()
@@ -40,7 +40,7 @@ for target in "${targets[@]}"; do
     corpus=".build/fuzz-corpus/$target"
     log=".build/fuzz-logs/$target.log"
     mkdir -p "$corpus"
-    regressions="Tests/KingfisherTests/Fixtures/fuzz/$target"
+    regressions="Tests/Fixtures/fuzz/$target"
     extra=()
     if [ -d "$regressions" ]; then extra+=("$regressions"); fi
     echo "Fuzzing $target for $seconds s (log: $log)"

@@ -3,6 +3,7 @@
 
 import Foundation
 import Kingfisher
+import KingfisherTestKit
 import Testing
 
 /// A cache tier written against the public API alone, as an application would: a dictionary

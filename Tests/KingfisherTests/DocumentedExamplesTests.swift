@@ -5,6 +5,7 @@ import Foundation
 // Not @testable: the examples use only what Kingfisher code can.
 import Kingfisher
 import KingfisherImaging
+import KingfisherTestKit
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -157,8 +158,7 @@ import Testing
         cache.memoryStorage.config.cleanInterval = 30
 
         let data = try Data(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("Fixtures/photo.png"))
+            contentsOf: Fixtures.directory.appendingPathComponent("photo.png"))
         let image = try KingfisherImage.decode(data: data)
         inSynchronousCode { cache.store(image, original: data, forKey: "stored") }
         #expect(cache.imageCachedType(forKey: "stored") == .memory)
@@ -415,7 +415,7 @@ import Testing
 
     @Test func dataProviders() async throws {
         let imageView = TestImageView()
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/photo.png").path
+        let path = Fixtures.directory.appendingPathComponent("photo.png").path
         let url = URL(fileURLWithPath: path)
         let provider = LocalFileImageDataProvider(fileURL: url)
         let local = await settingImage { imageView.kf.setImage(with: provider, completionHandler: $0) }

@@ -2,6 +2,7 @@
 // Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
 import Foundation
+import KingfisherTestKit
 import Testing
 
 @testable import Kingfisher

@@ -3,6 +3,7 @@
 
 import Foundation
 import KingfisherImaging
+import KingfisherTestKit
 import Testing
 
 @testable import Kingfisher

@@ -2,6 +2,7 @@
 // Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
 import Foundation
+import KingfisherTestKit
 import Testing
 
 @testable import Kingfisher
@@ -293,7 +294,7 @@ import Testing
 
     @Test func theColorProfileIsKeptWhenTheOptionsSaySo() async throws {
         try await withSetup { setup in
-            let data = try ColorManagementTests.data("displayp3.jpg")
+            let data = try Fixtures.data("color/displayp3.jpg")
             let converted = try await setup.manager.retrieveImage(
                 with: .provider(RawImageDataProvider(data: data, cacheKey: "p3")),
                 options: [.cacheMemoryOnly])

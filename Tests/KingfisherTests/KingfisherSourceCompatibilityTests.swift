@@ -5,6 +5,7 @@ import Foundation
 // Not @testable: what compiles here is what Kingfisher code written against the public API gets.
 import Kingfisher
 import KingfisherImaging
+import KingfisherTestKit
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,0 +1,120 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
+import AsyncHTTPClient
+import Foundation
+import KingfisherServer
+import KingfisherTestKit
+import Testing
+
+/// `kf serve` and `kf url` as processes.
+@Suite struct KFServeCommandTests {
+    @Test func serveAnswersThenStopsGracefullyOnSIGTERM() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            let process = Process()
+            process.executableURL = BuiltExecutable.kf
+            process.arguments = [
+                "serve", "--port", "0", "--allow-unsigned", "--allow-private-networks",
+                "--directory", directory.path, "--name", "kf-serve-process-test",
+            ]
+            let out = Pipe()
+            let err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            // The first line says where it listens; read it off the cooperative pool.
+            let line = try await offThePool { () -> String in
+                var bytes: [UInt8] = []
+                while let byte = try out.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { bytes.append(byte) }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            let port = try #require(line.split(separator: ":").last.flatMap { Int($0.filter(\.isNumber)) }, "\(line)")
+            #expect(line.hasPrefix("kf serve: listening on http://127.0.0.1:"))
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            let path = try await ProcessRun.kf(
+                "url", origin.url("/image/photo_baseline_420.jpg").absoluteString,
+                "--processor", "resize(24x24,none)", "--format", "png")
+            #expect(path.status == 0)
+            let response = try await client.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path.stdout.trimmingCharacters(in: .newlines))"),
+                timeout: .seconds(60))
+            #expect(response.status.code == 200)
+            #expect(response.headers.first(name: "Content-Type") == "image/png")
+            _ = try await response.body.collect(upTo: 1 << 20)
+            try await client.shutdown()
+            kill(process.processIdentifier, SIGTERM)
+            let status = try await offThePool { () -> Int32 in
+                process.waitUntilExit()
+                return process.terminationStatus
+            }
+            let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(status == 0, "\(log)")
+            #expect(process.terminationReason == .exit)
+            // One access line per request.
+            #expect(log.split(separator: "\n").filter { $0.contains("GET /unsafe/") && $0.contains("status=200") }.count == 1, "\(log)")
+        }
+    }
+
+    @Test func serveRefusesToStartWithoutAKeyOrAllowUnsigned() async throws {
+        let run = try await ProcessRun.kf("serve", "--port", "0")
+        #expect(run.status == 64)
+        #expect(run.stderr == "kf: error: either a signing key (--key) or --allow-unsigned is required\n")
+    }
+
+    @Test func serveSaysWhenItsPortIsTaken() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                let run = try await ProcessRun.kf("serve", "--port", "\(service.port)", "--allow-unsigned", "--directory", directory.path)
+                #expect(run.status == 69)
+                #expect(run.stderr == "kf: error: cannot listen on 127.0.0.1:\(service.port): Address already in use\n")
+            }
+        }
+    }
+
+    @Test func serveReportsABadConfigFile() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("serve.json")
+            try Data(#"{"allowUnsigned": true, "queueLimt": 5}"#.utf8).write(to: file)
+            let run = try await ProcessRun.kf("serve", "--config", file.path)
+            #expect(run.status != 0)
+            #expect(run.stderr.contains("unknown setting 'queueLimt'"), "\(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count == 1)
+        }
+    }
+
+    @Test func configFileKeepsDefaultsForMissingKeysAndFlagsWin() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("serve.json")
+            try Data(#"{"key": "abc", "queueLimit": 5, "allowedSources": ["https://img.example.com/"]}"#.utf8).write(to: file)
+            let loaded = try ImageServerConfiguration.load(file: file.path)
+            #expect(loaded.key == "abc")
+            #expect(loaded.queueLimit == 5)
+            #expect(loaded.allowedSources == ["https://img.example.com/"])
+            #expect(loaded.maxAge == ImageServerConfiguration().maxAge)
+            try Data(#"{"queueLimit": "five"}"#.utf8).write(to: file)
+            #expect(throws: ConfigurationError.self) { try ImageServerConfiguration.load(file: file.path) }
+            var unusable = ImageServerConfiguration()
+            unusable.allowUnsigned = true
+            unusable.clientIdleTimeout = .infinity
+            #expect(throws: ConfigurationError.self) { try unusable.validate() }
+            unusable.clientIdleTimeout = 30
+            unusable.diskCacheBytes = -1
+            #expect(throws: ConfigurationError.self) { try unusable.validate() }
+        }
+    }
+
+    @Test func urlPrintsSignedAndUnsafePaths() async throws {
+        let unsafe = try await ProcessRun.kf(
+            "url", "https://example.com/a.jpg", "--processor", "resize(300x200,fill)|>round(8)", "--format", "webp")
+        #expect(unsafe.stdout == "/unsafe/resize(300x200,fill)%7C%3Eround(8)/aHR0cHM6Ly9leGFtcGxlLmNvbS9hLmpwZw.webp\n")
+        let signed = try await ProcessRun.kf("url", "https://example.com/a.jpg", "--key", "secret")
+        let parts = signed.stdout.trimmingCharacters(in: .newlines).split(separator: "/", maxSplits: 1)
+        #expect(parts.count == 2)
+        #expect(URLSigner(key: "secret").isValid(signature: parts[0], forPath: "/" + parts[1]))
+        #expect(parts[1] == "-/aHR0cHM6Ly9leGFtcGxlLmNvbS9hLmpwZw")
+        let emptyKey = try await ProcessRun.kf("url", "https://example.com/a.jpg", "--key", "")
+        #expect(emptyKey.stdout.hasPrefix("/unsafe/"), "an empty key is no key, as for kf serve")
+        let noHost = try await ProcessRun.kf("url", "http:///a.jpg")
+        #expect(noHost.status == 64)
+    }
+}

@@ -1,0 +1,120 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
+import Foundation
+import KingfisherServer
+import KingfisherTestKit
+import Testing
+
+/// Coalescing, caching across restarts, bounded work and graceful shutdown of the service.
+@Suite struct ImageServerBehaviourTests {
+    @Test func identicalRequestsMakeOneFetchAndOtherProcessingsShareTheOriginal() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                // Slow enough that all eight arrive while the first is still fetching.
+                let source = origin.url("/slow/photo_baseline_420.jpg?chunk=1024&interval=40")
+                let path = service.path(source, "resize(50x50,fill)|>round(6)", format: .png)
+                let answers = try await withThrowingTaskGroup(of: ImageServiceUnderTest.Answer.self) { group in
+                    for _ in 0..<8 { group.addTask { try await service.get(path) } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(answers.allSatisfy { $0.status == 200 })
+                #expect(Set(answers.map(\.body)).count == 1)
+                #expect(origin.requests("/slow/photo_baseline_420.jpg") == 1)
+                let metrics = try await service.get("/metrics").text
+                #expect(metrics.contains("kf_processing_runs_total 1"), "one processing run; the other requests joined it")
+
+                let other = try await service.get(service.path(source, "blur(3)", format: .webp))
+                #expect(other.status == 200)
+                #expect(origin.requests("/slow/photo_baseline_420.jpg") == 1, "the original came from its cache")
+                let after = try await service.get("/metrics").text
+                #expect(after.contains(#"kf_results_total{level="original"} 1"#), "\(after)")
+            }
+        }
+    }
+
+    @Test func anUnprocessedRequestKeepsTheOriginalForOtherProcessings() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                let source = origin.url("/image/photo_baseline_420.jpg")
+                let unprocessed = try await service.get(service.path(source, nil, format: .webp))
+                let resized = try await service.get(service.path(source, "resize(20x20)", format: .png))
+                #expect(unprocessed.status == 200 && resized.status == 200)
+                #expect(origin.requests("/image/photo_baseline_420.jpg") == 1)
+            }
+        }
+    }
+
+    @Test func anotherFormatOfAResultIsOnlyAnEncoding() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                let source = origin.url("/image/photo_baseline_420.jpg")
+                let png = try await service.get(service.path(source, "resize(30x30,fill)", format: .png))
+                let webp = try await service.get(service.path(source, "resize(30x30,fill)", format: .webp))
+                #expect(png.status == 200 && webp.status == 200)
+                #expect(origin.requests("/image/photo_baseline_420.jpg") == 1)
+                #expect(try await service.get("/metrics").text.contains(#"kf_results_total{level="processed"} 1"#))
+            }
+        }
+    }
+
+    @Test func aRestartedServiceServesFromDisk() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            let configuration = testServiceConfiguration(directory: directory)
+            let source = origin.url("/image/photo_baseline_420.jpg")
+            let first = try await withImageService(configuration) { service in
+                try await service.get(service.path(source, "resize(32x32)|>blackwhite", format: .jpg))
+            }
+            #expect(first.status == 200)
+            try await withImageService(configuration) { service in
+                let again = try await service.get(service.path(source, "resize(32x32)|>blackwhite", format: .jpg))
+                #expect(again.status == 200)
+                #expect(again.body == first.body)
+                #expect(again.header("ETag") == first.header("ETag"))
+                #expect(origin.requests("/image/photo_baseline_420.jpg") == 1)
+                #expect(try await service.get("/metrics").text.contains(#"kf_results_total{level="disk"} 1"#))
+            }
+        }
+    }
+
+    @Test func aFullQueueIsTurnedAwayWith503() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.processingSlots = 1
+            configuration.queueLimit = 1
+            configuration.retryAfter = 7
+            // The source never answers: the first request holds the one slot until its fetch
+            // times out, however slow the machine, and the second waits in line meanwhile.
+            configuration.fetchTimeout = 10
+            try await withImageService(configuration) { service in
+                @Sendable func hanging(_ n: Int) -> String { service.path(origin.url("/hang"), "resize(\(10 + n)x10)") }
+                async let first = service.get(hanging(1))
+                try await service.waitForSlots { $0.busy == 1 }
+                async let second = service.get(hanging(2))
+                try await service.waitForSlots { $0.waiting == 1 }
+                let third = try await service.get(hanging(3))
+                #expect(third.status == 503)
+                #expect(third.header("Retry-After") == "7")
+                #expect(third.text.contains("busy"))
+                #expect(try await service.get("/metrics").text.contains("kf_queue_rejections_total 1"))
+                #expect(try await first.status == 504)
+                #expect(try await second.status == 504)
+            }
+        }
+    }
+
+    @Test func gracefulShutdownFinishesRequestsInFlight() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            let (stopped, answer) = try await withImageServiceStoppedMidRequest(
+                testServiceConfiguration(directory: directory),
+                inFlight: { try await origin.wait { $0.requests["/slow/photo_baseline_420.jpg"] == 1 } }
+            ) { service in
+                // About a second of body after the origin saw the request: the shutdown comes mid-fetch.
+                service.path(origin.url("/slow/photo_baseline_420.jpg?chunk=1024&interval=100"), "resize(20x20)")
+            }
+            #expect(stopped)
+            #expect(answer.status == 200)
+            #expect(answer.header("Content-Type") == "image/jpeg")
+        }
+    }
+}

@@ -1,0 +1,150 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
+import Foundation
+import KingfisherTestKit
+import Testing
+
+@testable import KingfisherServer
+
+/// Signed URLs and the refusal of sources on private networks (SSRF).
+@Suite struct ImageServerSecurityTests {
+    @Test func signatureIsHMACSHA256OfThePathAfterIt() async throws {
+        let path = "/resize(300x200,fill)/aHR0cDovL2E.webp"
+        let signature = URLSigner(key: "secret key").signature(forPath: path)
+        // The same HMAC from openssl: the scheme is what any client can compute.
+        let openssl = try await ProcessRun.run(
+            "/bin/sh",
+            [
+                "-c",
+                "printf '%s' '\(path)' | openssl dgst -sha256 -hmac 'secret key' -binary | base64 | tr '+/' '-_' | tr -d '='",
+            ])
+        #expect(openssl.status == 0, "\(openssl.stderr)")
+        #expect(signature == openssl.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(URLSigner(key: "secret key").isValid(signature: signature, forPath: path))
+        #expect(!URLSigner(key: "other key").isValid(signature: signature, forPath: path))
+        #expect(!URLSigner(key: "secret key").isValid(signature: signature, forPath: path + "x"))
+        #expect(!URLSigner(key: "secret key").isValid(signature: "short", forPath: path))
+    }
+
+    @Test func onlyCorrectlySignedURLsAreServedWithAKey() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.allowUnsigned = false
+            configuration.key = "k3y"
+            try await withImageService(configuration) { service in
+                let source = origin.url("/image/photo_baseline_420.jpg")
+                let signed = ImageURLPath.make(source: source, processing: "resize(20x20)", format: .png, signer: URLSigner(key: "k3y"))
+                #expect(try await service.get(signed).status == 200)
+                let unsafe = try await service.get(
+                    ImageURLPath.make(source: source, processing: "resize(20x20)", format: .png, signer: nil))
+                #expect(unsafe.status == 403)
+                #expect(unsafe.text.contains("unsigned URLs are not accepted"))
+                let otherKey = ImageURLPath.make(source: source, processing: "resize(20x20)", format: .png, signer: URLSigner(key: "nope"))
+                #expect(try await service.get(otherKey).status == 403)
+                // The signature covers every byte after it: another format is another path.
+                let signature = signed.split(separator: "/")[0]
+                let tampered = "/\(signature)" + signed.dropFirst(signature.count + 1).replacingOccurrences(of: ".png", with: ".jpg")
+                let answer = try await service.get(tampered)
+                #expect(answer.status == 403)
+                #expect(answer.text == "the signature does not match the path\n")
+                // A bad signature is refused before anything else is looked at.
+                #expect(try await service.get("/AAAA/resize(zz)/%%%").status == 403)
+                #expect(origin.requests("/image/photo_baseline_420.jpg") == 1)
+            }
+        }
+    }
+
+    @Test func sourcesOnPrivateNetworksAreRefused() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.allowPrivateNetworks = false
+            try await withImageService(configuration) { service in
+                let refused: [(String, String)] = [
+                    (origin.url("/image/photo_baseline_420.jpg").absoluteString, "loopback"),
+                    ("http://localhost:\(origin.port)/image/photo_baseline_420.jpg", "loopback"),
+                    ("http://[::1]:\(origin.port)/image/photo_baseline_420.jpg", "loopback"),
+                    ("http://10.20.30.40/a.jpg", "private"),
+                    ("http://192.168.1.1/a.jpg", "private"),
+                    ("http://172.16.0.1/a.jpg", "private"),
+                    ("http://169.254.169.254/latest/meta-data", "link-local"),
+                    ("http://[fe80::1]/a.jpg", "link-local"),
+                    ("http://[fd00::1]/a.jpg", "private"),
+                    ("http://[::ffff:127.0.0.1]/a.jpg", "loopback"),
+                    ("http://0.0.0.0:\(origin.port)/a.jpg", "unspecified"),
+                    ("http://2130706433:\(origin.port)/a.jpg", "loopback"),
+                ]
+                for (source, kind) in refused {
+                    let answer = try await service.get(service.path(URL(string: source)!, "resize(10x10)"))
+                    #expect(answer.status == 403, "\(source): \(answer.text)")
+                    #expect(answer.text.contains(kind), "\(source): \(answer.text)")
+                }
+                #expect(origin.totalRequests == 0)
+            }
+        }
+    }
+
+    @Test func redirectFromAnAllowedSourceToLoopbackIsRefused() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.allowPrivateNetworks = false
+            // The origin itself is trusted (an internal image host); where it redirects is not.
+            configuration.trustedPrivateSources = [origin.url("/redirect/").absoluteString]
+            try await withImageService(configuration) { service in
+                let answer = try await service.get(service.path(origin.url("/redirect/1/photo_baseline_420.jpg"), "resize(10x10)"))
+                #expect(answer.status == 403, "\(answer.text)")
+                #expect(answer.text.contains("redirect"))
+                #expect(answer.text.contains("loopback"))
+                #expect(origin.requests("/redirect/1/photo_baseline_420.jpg") == 1)
+                #expect(origin.requests("/image/photo_baseline_420.jpg") == 0, "the redirect was not followed")
+            }
+        }
+    }
+
+    @Test func prefixesMatchByPartsNotByText() throws {
+        let images = try SourcePrefix("http://127.0.0.1:8080/images/")
+        let bare = try SourcePrefix("http://internal:8080")
+        #expect(images.contains(URL(string: "http://127.0.0.1:8080/images/a.jpg")!))
+        #expect(images.contains(URL(string: "HTTP://127.0.0.1:8080/images/sub/b.png?x=1")!))
+        #expect(!images.contains(URL(string: "http://127.0.0.1:8080/images/../admin/x")!), "dot segments")
+        #expect(!images.contains(URL(string: "http://127.0.0.1:8080/images/%2e%2e/admin/x")!), "encoded dot segments")
+        #expect(!images.contains(URL(string: "http://127.0.0.1:8080/imagesX/a.jpg")!), "a segment boundary")
+        #expect(!images.contains(URL(string: "http://127.0.0.1:8081/images/a.jpg")!))
+        #expect(!images.contains(URL(string: "https://127.0.0.1:8080/images/a.jpg")!))
+        #expect(bare.contains(URL(string: "http://internal:8080/anything")!))
+        #expect(!bare.contains(URL(string: "http://internal:8080@169.254.169.254/latest/meta-data/")!), "user-info")
+        #expect(!bare.contains(URL(string: "http://internal:80800/x")!))
+        #expect(!bare.contains(URL(string: "http://internal.evil.example:8080/x")!))
+        #expect(throws: SourcePrefix.Invalid.self) { try SourcePrefix("ftp://host/") }
+    }
+
+    @Test func aRedirectIntoATrustedPrefixIsTrustedOnlyFromATrustedSource() async throws {
+        let policy = SourcePolicy(
+            allowedPrefixes: [], allowsPrivateNetworks: false,
+            trustedPrivatePrefixes: [try SourcePrefix("http://127.0.0.1:9/internal/")])
+        let insideTrusted = URL(string: "http://127.0.0.1:9/internal/secret.png")!
+        await #expect(throws: SourcePolicy.Refusal.self) {
+            try await policy.checkRedirect(to: insideTrusted, from: URL(string: "http://93.184.216.34/a.jpg")!)
+        }
+        try await policy.checkRedirect(to: insideTrusted, from: URL(string: "http://127.0.0.1:9/internal/moved.png")!)
+        await #expect(throws: SourcePolicy.Refusal.self) {
+            try await policy.checkRedirect(to: URL(string: "http://127.0.0.1:9/other")!, from: insideTrusted)
+        }
+    }
+
+    @Test func sourcesOutsideTheAllowedPrefixesAreRefused() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.allowedSources = [origin.url("/image/").absoluteString]
+            try await withImageService(configuration) { service in
+                #expect(try await service.get(service.path(origin.url("/image/photo_baseline_420.jpg"))).status == 200)
+                let outside = try await service.get(service.path(origin.url("/status/200")))
+                #expect(outside.status == 403)
+                #expect(outside.text.contains("outside the allowed sources"))
+                let escaping = try await service.get(service.path(URL(string: origin.url("/image/").absoluteString + "../status/200")!))
+                #expect(escaping.status == 403, "\(escaping.text)")
+                #expect(origin.requests("/status/200") == 0)
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+
+@testable import KingfisherServer
+
+/// An ``ImageServer`` on 127.0.0.1 with a free port, its caches in a temporary directory, and a
+/// client for it.
+package struct ImageServiceUnderTest: Sendable {
+    package let port: Int
+    package let configuration: ImageServerConfiguration
+    package let client: HTTPClient
+    /// The processing slots as the service last reported them.
+    package let slots: WaitableState<(waiting: Int, busy: Int)>
+
+    /// Returns once the slots are as `condition` wants (requests waiting, slots busy).
+    package func waitForSlots(_ condition: @escaping @Sendable ((waiting: Int, busy: Int)) -> Bool) async throws {
+        _ = try await slots.wait(until: condition)
+    }
+
+    /// One answer: status, headers and body.
+    package struct Answer: Sendable {
+        package var status: Int
+        package var headers: HTTPHeaders
+        package var body: Data
+
+        package var text: String { String(decoding: body, as: UTF8.self) }
+        package func header(_ name: String) -> String? { headers.first(name: name) }
+    }
+
+    package func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// `GET` (or `method`) `path` with `headers` (and `body`).
+    package func get(
+        _ path: String, headers: [(String, String)] = [], method: HTTPMethod = .GET, body: String? = nil
+    ) async throws -> Answer {
+        var request = HTTPClientRequest(url: url(path))
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(string: body)) }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 64 * 1024 * 1024)
+        return Answer(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
+    }
+
+    /// The unsigned path of `source` with `processing` and `format`.
+    package func path(_ source: URL, _ processing: String? = nil, format: OutputFormat? = nil) -> String {
+        ImageURLPath.make(source: source, processing: processing, format: format, signer: nil)
+    }
+}
+
+/// A configuration for tests: port 0, unsigned URLs and private networks allowed (the origin
+/// is on 127.0.0.1), caches under `directory`.
+package func testServiceConfiguration(directory: URL) -> ImageServerConfiguration {
+    var configuration = ImageServerConfiguration()
+    configuration.port = 0
+    configuration.allowUnsigned = true
+    configuration.allowPrivateNetworks = true
+    configuration.directory = directory.path
+    configuration.name = "kf-serve-test"
+    return configuration
+}
+
+/// An ``ImageServer`` running in a `ServiceGroup` on a free port, and how to stop it.
+package struct StartedImageService {
+    package let port: Int
+    package let slots: WaitableState<(waiting: Int, busy: Int)>
+    private let group: ServiceGroup
+    private let running: Task<Void, any Error>
+
+    /// Starts a service built from `configuration` and waits until it listens.
+    package static func start(_ configuration: ImageServerConfiguration) async throws -> StartedImageService {
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let logger = Logger(label: "kf-serve-test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let server = try ImageServer(configuration: configuration, logger: logger) { port in continuation.yield(port) }
+        let slots = WaitableState<(waiting: Int, busy: Int)>((0, 0))
+        server.service.slotsObserver.withLock { $0 = { waiting, busy in slots.update { $0 = (waiting, busy) } } }
+        let group = ServiceGroup(configuration: .init(services: [server], logger: logger))
+        let running = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw ServiceDidNotStart() }
+        return StartedImageService(port: port, slots: slots, group: group, running: running)
+    }
+
+    /// Triggers a graceful shutdown and waits for the service to stop; whether it stopped
+    /// without an error.
+    package func stop() async -> Bool {
+        await group.triggerGracefulShutdown()
+        return (try? await running.value) != nil
+    }
+}
+
+/// Runs `body` with a service built from `configuration`, then shuts it down gracefully and
+/// waits for it to stop.
+package func withImageService<T: Sendable>(
+    _ configuration: ImageServerConfiguration,
+    _ body: (ImageServiceUnderTest) async throws -> T
+) async throws -> T {
+    let started = try await StartedImageService.start(configuration)
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+    let result: Result<T, any Error>
+    do {
+        result = .success(
+            try await body(ImageServiceUnderTest(port: started.port, configuration: configuration, client: client, slots: started.slots)))
+    } catch {
+        result = .failure(error)
+    }
+    try? await client.shutdown()
+    _ = await started.stop()
+    return try result.get()
+}
+
+/// Starts a request for the path `makePath` gives, waits for `inFlight` (the origin seeing the
+/// fetch), triggers a graceful shutdown, and returns whether the service stopped and what the
+/// request got.
+package func withImageServiceStoppedMidRequest(
+    _ configuration: ImageServerConfiguration,
+    inFlight: () async throws -> Void,
+    _ makePath: (ImageServiceUnderTest) -> String
+) async throws -> (Bool, ImageServiceUnderTest.Answer) {
+    let started = try await StartedImageService.start(configuration)
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+    let service = ImageServiceUnderTest(port: started.port, configuration: configuration, client: client, slots: started.slots)
+    let path = makePath(service)
+    async let answer = service.get(path)
+    try await inFlight()
+    // A graceful stop ends only once the request in flight has been answered.
+    let stopped = await started.stop()
+    let result: Result<ImageServiceUnderTest.Answer, any Error>
+    do {
+        result = .success(try await answer)
+    } catch {
+        result = .failure(error)
+    }
+    try? await client.shutdown()
+    return (stopped, try result.get())
+}
+
+package struct ServiceDidNotStart: Error {}
