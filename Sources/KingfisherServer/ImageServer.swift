@@ -16,7 +16,8 @@ import ServiceLifecycle
 public struct ImageServer: Service {
     /// The settings it runs with.
     public let configuration: ImageServerConfiguration
-    private let application: Application<ImageServiceResponder>
+    // Internal: the tests drive it through Hummingbird's router test mode, without a socket.
+    let application: Application<ImageServiceResponder>
     let service: ImageService
 
     /// Creates the service; nothing listens until ``run()``.

@@ -63,7 +63,7 @@ import Testing
 
     @Test func serveSaysWhenItsPortIsTaken() async throws {
         try await withTemporaryDirectory { directory in
-            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+            try await withImageService(testServiceConfiguration(directory: directory), reach: .socket) { service in
                 let run = try await ProcessRun.kf("serve", "--port", "\(service.port)", "--allow-unsigned", "--directory", directory.path)
                 #expect(run.status == 69)
                 #expect(run.stderr == "kf: error: cannot listen on 127.0.0.1:\(service.port): Address already in use\n")

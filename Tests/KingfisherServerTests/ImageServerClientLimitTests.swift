@@ -15,7 +15,7 @@ import Testing
 @Suite struct ImageServerClientLimitTests {
     @Test func requestBodiesAreRefused() async throws {
         try await withTemporaryDirectory { directory in
-            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+            try await withImageService(testServiceConfiguration(directory: directory), reach: .socket) { service in
                 let answer = try await service.get("/healthz", headers: [("Content-Length", "5")], body: "hello")
                 #expect(answer.status == 413)
                 #expect(answer.text == "this service takes no request bodies\n")
@@ -25,7 +25,7 @@ import Testing
 
     @Test func aChunkedBodyIsRefusedAndTheConnectionClosed() async throws {
         try await withTemporaryDirectory { directory in
-            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+            try await withImageService(testServiceConfiguration(directory: directory), reach: .socket) { service in
                 let port = service.port
                 let (head, closed) = try await offThePool { () -> (String, Bool) in
                     let socket = try LoopbackSocket(port: port)
@@ -43,7 +43,7 @@ import Testing
 
     @Test func overlongPathsAre414() async throws {
         try await withTemporaryDirectory { directory in
-            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+            try await withImageService(testServiceConfiguration(directory: directory), reach: .socket) { service in
                 let answer = try await service.get(service.path(URL(string: "http://127.0.0.1/" + String(repeating: "a", count: 5000))!))
                 #expect(answer.status == 414)
                 #expect(answer.text.contains("over the limit of 4096"))
@@ -55,7 +55,7 @@ import Testing
         try await withTemporaryDirectory { directory in
             var configuration = testServiceConfiguration(directory: directory)
             configuration.clientIdleTimeout = 1
-            try await withImageService(configuration) { service in
+            try await withImageService(configuration, reach: .socket) { service in
                 let port = service.port
                 // A request head that never ends, one header line every 200 ms.
                 let outcome = try await offThePool { () -> (closed: Bool, linesSent: Int) in

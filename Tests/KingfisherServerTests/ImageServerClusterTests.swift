@@ -15,9 +15,9 @@ import Testing
     /// Runs `body` with `count` services, each with its own cache directory, all on `redis`.
     func withNodes<T: Sendable>(
         _ count: Int, redis: RedisTestServer, leaseSeconds: Double = 5,
-        _ body: ([ImageServiceUnderTest]) async throws -> T
+        _ body: @Sendable ([ImageServiceUnderTest]) async throws -> T
     ) async throws -> T {
-        func start(_ started: [ImageServiceUnderTest]) async throws -> T {
+        @Sendable func start(_ started: [ImageServiceUnderTest]) async throws -> T {
             guard started.count < count else { return try await body(started) }
             return try await withTemporaryDirectory { directory in
                 var configuration = testServiceConfiguration(directory: directory)

@@ -19,7 +19,7 @@ import Testing
     @Test func unsignedPageBuildsTheURLAndShowsTheImage() async throws {
         guard let chromium = HeadlessChromium.require() else { return }
         try await withTestHTTPServerAndDirectory { origin, directory in
-            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+            try await withImageService(testServiceConfiguration(directory: directory), reach: .socket) { service in
                 let source = origin.url("/image/photo_baseline_420.jpg")
                 let page = try await chromium.dom(of: Self.address(service, source: source))
                 let expected = ImageURLPath.make(source: source, processing: Self.processing, format: .png, signer: nil)
@@ -37,7 +37,7 @@ import Testing
     @Test func aFailingSourceShowsTheServicesOneLineError() async throws {
         guard let chromium = HeadlessChromium.require() else { return }
         try await withTestHTTPServerAndDirectory { origin, directory in
-            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+            try await withImageService(testServiceConfiguration(directory: directory), reach: .socket) { service in
                 let source = origin.url("/image/missing.png")
                 let page = try await chromium.dom(of: Self.address(service, source: source))
                 let answer = try await service.get(
@@ -60,7 +60,7 @@ import Testing
             var configuration = testServiceConfiguration(directory: directory)
             configuration.allowUnsigned = false
             configuration.key = key
-            try await withImageService(configuration) { service in
+            try await withImageService(configuration, reach: .socket) { service in
                 let served = try await service.get("/")
                 #expect(served.status == 200)
                 #expect(served.header("Content-Type") == "text/html; charset=utf-8")
@@ -93,7 +93,7 @@ import Testing
 
     @Test func theCatalogueIsTheProcessingGrammar() async throws {
         try await withTemporaryDirectory { directory in
-            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+            try await withImageService(testServiceConfiguration(directory: directory), reach: .socket) { service in
                 let served = try await service.get("/playground/catalogue.json")
                 #expect(served.status == 200 && served.header("Content-Type") == "application/json")
                 let catalogue = try #require(try JSONSerialization.jsonObject(with: Data(served.text.utf8)) as? [String: Any])
@@ -112,7 +112,7 @@ import Testing
 
     @Test func thePageIsStaticFilesUnderAPolicyOfItsOwn() async throws {
         try await withTemporaryDirectory { directory in
-            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+            try await withImageService(testServiceConfiguration(directory: directory), reach: .socket) { service in
                 let page = try await service.get("/")
                 #expect(page.status == 200 && page.text.contains("src=\"/playground/playground.js\""))
                 #expect(page.header("Content-Security-Policy")?.contains("script-src 'self'") == true)
@@ -128,7 +128,7 @@ import Testing
     @Test func theStepMenuAndTheFormComeFromTheCatalogue() async throws {
         guard let chromium = HeadlessChromium.require() else { return }
         try await withTemporaryDirectory { directory in
-            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+            try await withImageService(testServiceConfiguration(directory: directory), reach: .socket) { service in
                 // Optional arguments in any order (round, blend) still open as form rows.
                 let spec = "round(50%,64x64,tl+br)|>blend(multiply,#FFCC00)|>crop(10x10,0,1)"
                 let encoded = try #require(spec.addingPercentEncoding(withAllowedCharacters: .alphanumerics))

@@ -3,6 +3,9 @@
 
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -12,10 +15,29 @@ import ServiceLifecycle
 
 /// An ``ImageServer`` on 127.0.0.1 with a free port, its caches in a temporary directory, and a
 /// client for it.
+/// How a test reaches the service under test.
+package enum ServiceReach: Sendable {
+    /// Straight through its Hummingbird responder, in Hummingbird's router test mode: no socket,
+    /// for everything that is not about connections.
+    case router
+    /// Over a loopback socket, for connections themselves (idle and trickling clients, a browser,
+    /// graceful shutdown).
+    case socket
+}
+
 package struct ImageServiceUnderTest: Sendable {
-    package let port: Int
+    /// The port it listens on, when reached over a socket.
+    private let socketPort: Int?
+    /// The port it listens on; only for a service reached over a socket (a test that needs one
+    /// and forgot `reach: .socket` stops here instead of hanging).
+    package var port: Int {
+        guard let socketPort else { preconditionFailure("the service is reached in router mode: pass reach: .socket for a port") }
+        return socketPort
+    }
     package let configuration: ImageServerConfiguration
-    package let client: HTTPClient
+    /// Sends one request.
+    private let send:
+        @Sendable (_ path: String, _ headers: [(String, String)], _ method: HTTPMethod, _ body: String?) async throws -> Answer
     /// The processing slots as the service last reported them.
     package let slots: WaitableState<(waiting: Int, busy: Int)>
 
@@ -40,13 +62,42 @@ package struct ImageServiceUnderTest: Sendable {
     package func get(
         _ path: String, headers: [(String, String)] = [], method: HTTPMethod = .GET, body: String? = nil
     ) async throws -> Answer {
-        var request = HTTPClientRequest(url: url(path))
-        request.method = method
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let body { request.body = .bytes(ByteBuffer(string: body)) }
-        let response = try await client.execute(request, timeout: .seconds(60))
-        let body = try await response.body.collect(upTo: 64 * 1024 * 1024)
-        return Answer(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
+        try await send(path, headers, method, body)
+    }
+
+    /// A service reached over a socket, through `client`.
+    init(port: Int, configuration: ImageServerConfiguration, client: HTTPClient, slots: WaitableState<(waiting: Int, busy: Int)>) {
+        socketPort = port
+        self.configuration = configuration
+        self.slots = slots
+        send = { path, headers, method, body in
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+            request.method = method
+            for (name, value) in headers { request.headers.add(name: name, value: value) }
+            if let body { request.body = .bytes(ByteBuffer(string: body)) }
+            let response = try await client.execute(request, timeout: .seconds(60))
+            let received = try await response.body.collect(upTo: 64 * 1024 * 1024)
+            return Answer(status: Int(response.status.code), headers: response.headers, body: Data(received.readableBytesView))
+        }
+    }
+
+    /// A service reached through its responder by Hummingbird's test `client`.
+    init(configuration: ImageServerConfiguration, client: any TestClientProtocol, slots: WaitableState<(waiting: Int, busy: Int)>) {
+        socketPort = nil
+        self.configuration = configuration
+        self.slots = slots
+        send = { path, headers, method, body in
+            var fields = HTTPFields()
+            for (name, value) in headers {
+                if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+            }
+            let response = try await client.execute(
+                uri: path, method: HTTPRequest.Method(rawValue: method.rawValue) ?? .get, headers: fields,
+                body: body.map { ByteBuffer(string: $0) })
+            var converted = HTTPHeaders()
+            for field in response.headers { converted.add(name: field.name.rawName, value: field.value) }
+            return Answer(status: response.status.code, headers: converted, body: Data(response.body.readableBytesView))
+        }
     }
 
     /// The unsigned path of `source` with `processing` and `format`.
@@ -98,10 +149,22 @@ package struct StartedImageService {
 
 /// Runs `body` with a service built from `configuration`, then shuts it down gracefully and
 /// waits for it to stop.
+/// Runs `body` with a service built from `configuration`, reached as `reach` says (default
+/// ``ServiceReach/router``); the service is stopped afterwards.
 package func withImageService<T: Sendable>(
-    _ configuration: ImageServerConfiguration,
-    _ body: (ImageServiceUnderTest) async throws -> T
+    _ configuration: ImageServerConfiguration, reach: ServiceReach = .router,
+    _ body: @Sendable (ImageServiceUnderTest) async throws -> T
 ) async throws -> T {
+    if reach == .router {
+        let logger = Logger(label: "kf-serve-test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let server = try ImageServer(configuration: configuration, logger: logger)
+        let slots = WaitableState<(waiting: Int, busy: Int)>((0, 0))
+        server.service.slotsObserver.withLock { $0 = { waiting, busy in slots.update { $0 = (waiting, busy) } } }
+        defer { server.service.shutdown() }
+        return try await server.application.test(.router) { client in
+            try await body(ImageServiceUnderTest(configuration: configuration, client: client, slots: slots))
+        }
+    }
     let started = try await StartedImageService.start(configuration)
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
     let result: Result<T, any Error>

@@ -28,6 +28,7 @@ package final class Tinyproxy: Sendable {
     /// before tinyproxy binds it (tinyproxy then exits): it is started again on another port.
     package init(directory: URL, basicAuth: String? = nil) async throws {
         logFile = directory.appendingPathComponent("tinyproxy.log")
+        let watch = try DirectoryWatch(directory)
         for attempt in 1... {
             let port = try await freeLoopbackPort()
             let configuration = directory.appendingPathComponent("tinyproxy.conf")
@@ -44,7 +45,7 @@ package final class Tinyproxy: Sendable {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            if try await Self.waitUntilAccepting(process, log: logFile) {
+            if try await Self.waitUntilAccepting(process, log: logFile, watch: watch) {
                 self.port = port
                 self.process = process
                 return
@@ -72,16 +73,20 @@ package final class Tinyproxy: Sendable {
     }
 
     /// Waits until tinyproxy's log says it accepts connections (a connection alone could reach
-    /// another listener that took the port): `true`; `false` when it exited first.
-    private static func waitUntilAccepting(_ process: Process, log: URL) async throws -> Bool {
-        for _ in 0..<3000 {
-            if let text = try? String(contentsOf: log, encoding: .utf8), text.contains("Accepting connections") {
-                return process.isRunning
+    /// another listener that took the port): `true`; `false` when it exited first. Each look at
+    /// the log follows a change in its directory; a quiet second only makes it check that the
+    /// process still runs.
+    private static func waitUntilAccepting(_ process: Process, log: URL, watch: DirectoryWatch) async throws -> Bool {
+        try await offThePool {
+            for _ in 0..<60 {
+                if let text = try? String(contentsOf: log, encoding: .utf8), text.contains("Accepting connections") {
+                    return process.isRunning
+                }
+                guard process.isRunning else { return false }
+                _ = watch.waitForChange(upTo: 1000)
             }
-            guard process.isRunning else { return false }
-            try await Task.sleep(for: .milliseconds(20))
+            throw DidNotStart(description: "tinyproxy does not accept connections after a minute")
         }
-        throw DidNotStart(description: "tinyproxy does not accept connections after 60 s")
     }
 }
 
