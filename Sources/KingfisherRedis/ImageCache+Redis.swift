@@ -16,6 +16,7 @@ extension ImageCache {
     /// removes it (`nil`); the other tiers stay as they are.
     ///
     /// - Parameters:
+    ///   - storage: The storage of the new tier; `nil` removes the tier.
     ///   - leaseDuration: See ``RedisTier/init(storage:leaseDuration:maxWait:)``. Default 5 s.
     ///   - maxWait: See ``RedisTier/init(storage:leaseDuration:maxWait:)``. Default 30 s.
     public func useSharedStorage(

@@ -68,6 +68,7 @@ public final class RedisClient: Sendable {
 
     /// A client for the server in `configuration`; it connects on the first command.
     /// - Parameters:
+    ///   - configuration: Where the server is and how long to wait for it.
     ///   - logger: Where changes between up and down go. Default: label `kingfisher.redis`.
     ///   - group: The event loops for the connections. Default: NIO's shared singleton.
     public init(

@@ -8,7 +8,7 @@ import NIOCore
 /// The shared half of the cache: values kept in Redis, so that every process (every node of a
 /// service) using the same server and prefix finds what any of them stored.
 ///
-/// It is a level below ``MemoryStorage`` and ``DiskStorage``: slower than a local disk by a
+/// It is a level below `MemoryStorage` and `DiskStorage`: slower than a local disk by a
 /// network round trip, but one copy for all nodes. A value over ``Config/itemSizeLimit`` is not
 /// stored; expirations become Redis TTLs, so Redis removes expired values itself.
 public enum RedisStorage {

@@ -4,7 +4,7 @@
 import Foundation
 import Kingfisher
 
-/// Redis below an ``ImageCache``'s disk, with fetch leases: every process using the same
+/// Redis below an `ImageCache`'s disk, with fetch leases: every process using the same
 /// server and prefix finds what any of them stored, and a source none of them has is fetched
 /// by one while the others wait for it (``RedisSingleFlight``).
 ///
@@ -22,6 +22,7 @@ public struct RedisTier: CacheTier {
     /// A tier on `storage`.
     ///
     /// - Parameters:
+    ///   - storage: Where values are shared.
     ///   - leaseDuration: How long a fetch lease lives without renewal: the longest a process
     ///     that died while fetching delays the others. Default 5 s.
     ///   - maxWait: How long a process waits for another's fetch before fetching itself.

@@ -11,7 +11,7 @@ import ServiceLifecycle
 /// and a playground at `/`, on Hummingbird, over the library's manager, caches, downloader and
 /// processors.
 ///
-/// A `Service`: run it in a `ServiceGroup` (``runUntilSignalled()`` does) for graceful shutdown:
+/// A `Service`: run it in a `ServiceGroup` (``runUntilSignalled(logger:)`` does) for graceful shutdown:
 /// on SIGTERM or SIGINT it stops accepting, finishes the requests in flight and returns.
 public struct ImageServer: Service {
     /// The settings it runs with.

@@ -58,7 +58,7 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
     public var quality = 80
     /// Formats `Accept` may pick, in order, when the URL names none: by extension, among the
     /// formats the registry says browsers negotiate
-    /// (``ImageFormatRegistry/negotiatedFormats``). Default: all of them, `["avif", "webp"]`.
+    /// (`ImageFormatRegistry/negotiatedFormats`). Default: all of them, `["avif", "webp"]`.
     public var negotiatedFormats: [String] = ImageFormatRegistry.shared.negotiatedFormats.compactMap(\.fileExtension)
     /// `max-age` of results, in seconds. Default one year (31 536 000).
     public var maxAge = 31_536_000

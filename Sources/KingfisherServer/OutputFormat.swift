@@ -3,7 +3,7 @@
 
 import Kingfisher
 
-/// A format the service writes: a format of ``ImageFormatRegistry`` that the library encodes,
+/// A format the service writes: a format of `ImageFormatRegistry` that the library encodes,
 /// named in URLs (and in `Accept` negotiation settings) by its usual file extension.
 public struct OutputFormat: RawRepresentable, Hashable, Sendable {
     /// The library's format.

@@ -46,7 +46,7 @@ public struct FormatIndicatedCacheSerializer: CacheSerializer {
         self.init(fileFormat: ImageFileFormat(imageFormat), compressionQuality: compressionQuality)
     }
 
-    /// Creates a serializer for any format this library encodes (``ImageFileFormat/isEncodable``);
+    /// Creates a serializer for any format this library encodes (`ImageFileFormat/isEncodable`);
     /// `compressionQuality` (0…1) applies to JPEG, WebP and AVIF, `nil` meaning 1.0.
     public init(fileFormat: ImageFileFormat, compressionQuality: CGFloat?) {
         self.fileFormat = fileFormat

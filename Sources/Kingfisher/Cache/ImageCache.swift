@@ -81,10 +81,12 @@ public final class ImageCache: Sendable {
     /// Stores `image` in memory and, with `toDisk`, the serializer's data for it on disk.
     ///
     /// - Parameters:
+    ///   - image: The image to store.
     ///   - original: The data the image came from; serializers may store it instead.
-    ///   - processorIdentifier: The processor that made the image; part of the key. Default "".
+    ///   - key: The key the image is stored under.
+    ///   - identifier: The processor that made the image; part of the key. Default "".
     ///   - forcedExtension: A file extension for the disk file. Default `nil`.
-    ///   - cacheSerializer: Turns the image into data. Default ``DefaultCacheSerializer/default``.
+    ///   - serializer: Turns the image into data. Default ``DefaultCacheSerializer/default``.
     ///   - toDisk: Whether to store on disk too. Default `true`.
     ///   - callbackQueue: Where `completionHandler` runs. Default `.untouch`.
     ///   - completionHandler: Called once the disk file is written and, with a
@@ -450,7 +452,7 @@ public final class ImageCache: Sendable {
     }
 
     /// Removes expired files, then the least recently used past the size limit; posts
-    /// ``Foundation/Notification/Name/KingfisherDidCleanDiskCache`` with the removed files'
+    /// `Notification.Name.KingfisherDidCleanDiskCache` with the removed files'
     /// names when anything was removed. `completion` runs on `callbackQueue`, by default the main
     /// queue (see ``clearDiskCache(callbackQueue:completion:)``).
     public func cleanExpiredDiskCache(callbackQueue: CallbackQueue = .mainAsync, completion: (@Sendable () -> Void)? = nil) {

@@ -45,7 +45,7 @@ extension Notification.Name {
     public static let KingfisherDidCleanDiskCache = Notification.Name("com.onevcat.Kingfisher.KingfisherDidCleanDiskCache")
 }
 
-/// The `userInfo` key of ``Foundation/Notification/Name/KingfisherDidCleanDiskCache``: `[String]`
+/// The `userInfo` key of `Notification.Name.KingfisherDidCleanDiskCache`: `[String]`
 /// of removed file names (hashes).
 public let KingfisherDiskCacheCleanedHashKey = "com.onevcat.Kingfisher.cleanedHash"
 

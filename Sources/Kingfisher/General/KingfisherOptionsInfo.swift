@@ -12,7 +12,7 @@ public enum KingfisherOptionsInfoItem: Sendable {
     /// The scale of created images (points = pixels / scale). Default 1.0.
     case scaleFactor(CGFloat)
     /// Decode all frames of animated data up front, instead of keeping the data and decoding
-    /// frames as they are asked for (``KingfisherImage/frame(at:)``). Default off.
+    /// frames as they are asked for (`KingfisherImage/frame(at:)`). Default off.
     case preloadAllAnimationData
     /// Load only the first frame of animated data. Default off.
     case onlyLoadFirstFrame

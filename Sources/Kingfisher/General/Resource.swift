@@ -40,8 +40,10 @@ public enum KF {
 
         /// Creates a resource.
         ///
-        /// - Parameter cacheKey: The key; default `nil`, meaning `downloadURL.cacheKey` (the
-        ///   absolute string, or a local-file key for a file URL).
+        /// - Parameters:
+        ///   - downloadURL: Where the image is downloaded from.
+        ///   - cacheKey: The key; default `nil`, meaning `downloadURL.cacheKey` (the
+        ///     absolute string, or a local-file key for a file URL).
         public init(downloadURL: URL, cacheKey: String? = nil) {
             self.downloadURL = downloadURL
             self.cacheKey = cacheKey ?? downloadURL.cacheKey

@@ -21,7 +21,13 @@ public struct RetrieveImageResult: Sendable {
 
     /// Creates a result, as the manager does (and a test or a custom loader may).
     ///
-    /// - Parameter metrics: Default `nil`.
+    /// - Parameters:
+    ///   - image: The image, processed and (when the options say) modified.
+    ///   - cacheType: Where it came from: `.memory`, `.disk`, or `.none` (loaded from the source).
+    ///   - source: The source that produced it.
+    ///   - originalSource: The source originally asked for.
+    ///   - data: The image's data, computed when called.
+    ///   - metrics: Default `nil`.
     public init(
         image: KFCrossPlatformImage, cacheType: CacheType, source: Source, originalSource: Source,
         data: @escaping @Sendable () -> Data?, metrics: NetworkMetrics? = nil

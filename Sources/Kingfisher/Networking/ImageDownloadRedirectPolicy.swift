@@ -12,8 +12,8 @@ import Foundation
 /// ``DownloadFailure/Reason/redirectRefused(target:because:)``, which carries the reason to
 /// every caller sharing the download; the `3xx` does not become the response.
 ///
-/// ``handleHTTPRedirection(for:response:newRequest:)`` is asked only for redirects the policy
-/// allows; by default it follows them as they are.
+/// ``ImageDownloadRedirectHandler/handleHTTPRedirection(for:response:newRequest:)`` is asked only for redirects
+/// the policy allows; by default it follows them as they are.
 public protocol ImageDownloadRedirectPolicy: ImageDownloadRedirectHandler {
     /// Why the redirect from `response` to `target` must not be followed, in a short phrase;
     /// `nil` to allow it.

@@ -78,7 +78,9 @@ open class ImageDownloader: @unchecked Sendable {
 
     /// Creates a downloader. An empty name is a programmer error.
     ///
-    /// - Parameter transport: The transport; default ``AsyncHTTPClientTransport/shared``.
+    /// - Parameters:
+    ///   - name: The downloader's name; it also names its processing queue.
+    ///   - transport: The transport; default ``AsyncHTTPClientTransport/shared``.
     public init(name: String, transport: any ImageDownloaderTransport = AsyncHTTPClientTransport.shared) {
         precondition(
             !name.isEmpty, "[Kingfisher] You should specify a name for the downloader. A downloader with empty name is not permitted.")

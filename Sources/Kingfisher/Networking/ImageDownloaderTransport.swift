@@ -22,8 +22,11 @@ public protocol ImageDownloaderTransport: Sendable {
     /// (also after ``TransportExchange/cancel()`` and after the receiver stopped the exchange);
     /// never two calls at once. `didComplete` may come before this method returns.
     ///
-    /// - Parameter acceptingUntrustedCertificates: Whether a self-signed or otherwise unverifiable
-    ///   TLS certificate is accepted (the host is one of the downloader's `trustedHosts`).
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - acceptingUntrustedCertificates: Whether a self-signed or otherwise unverifiable
+    ///     TLS certificate is accepted (the host is one of the downloader's `trustedHosts`).
+    ///   - receiver: Hears the response, the body chunks and the completion.
     func startExchange(
         _ request: URLRequest, acceptingUntrustedCertificates: Bool,
         receiver: any TransportExchangeReceiver

@@ -108,6 +108,7 @@ public final class ImagePrefetcher: Sendable {
     /// A prefetcher for `urls` (file URLs are read from disk).
     ///
     /// - Parameters:
+    ///   - urls: The images to load.
     ///   - options: Options for every item (processor, caches, downloader, `forceRefresh`,
     ///     `alsoPrefetchToMemory`, `retryStrategy`, `callbackQueue`, …). Default `nil`.
     ///   - progressBlock: After each item, on `options.callbackQueue` (default

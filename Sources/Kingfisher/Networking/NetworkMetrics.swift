@@ -77,7 +77,9 @@ public struct ImageLoadingResult: Sendable {
     /// Creates a result, as the downloader does (and a test or a custom loader may).
     ///
     /// - Parameters:
+    ///   - image: The image, processed by the caller's processor.
     ///   - url: Default `nil`.
+    ///   - originalData: The body as received.
     ///   - metrics: Default `nil`.
     public init(image: KFCrossPlatformImage, url: URL? = nil, originalData: Data, metrics: NetworkMetrics? = nil) {
         self.init(image: image, url: url, originalData: originalData, metrics: metrics, response: nil)

@@ -85,7 +85,9 @@ public struct DelayRetryStrategy: RetryStrategy {
 
     /// Creates a strategy.
     ///
-    /// - Parameter retryInterval: Default `.seconds(3)`.
+    /// - Parameters:
+    ///   - maxRetryCount: Retries allowed.
+    ///   - retryInterval: Default `.seconds(3)`.
     public init(maxRetryCount: Int, retryInterval: Interval = .seconds(3)) {
         self.maxRetryCount = maxRetryCount
         self.retryInterval = retryInterval

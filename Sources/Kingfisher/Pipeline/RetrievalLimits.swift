@@ -7,10 +7,10 @@ import Foundation
 /// allocated.
 public struct RetrievalLimits: Sendable, Equatable {
     /// The most pixels (width × height, per frame) a source may have. Default
-    /// ``ImageCreatingOptions/defaultMaxPixelCount`` (100 000 000).
+    /// `ImageCreatingOptions/defaultMaxPixelCount` (100 000 000).
     public var maxPixelCount: Int
     /// The most frames an animated source may have. Default
-    /// ``ImageCreatingOptions/defaultMaxFrameCount`` (5 000).
+    /// `ImageCreatingOptions/defaultMaxFrameCount` (5 000).
     public var maxFrameCount: Int
 
     /// Limits with the defaults above unless given.

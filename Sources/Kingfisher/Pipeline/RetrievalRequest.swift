@@ -8,7 +8,7 @@ import Foundation
 public struct RetrievalRequest: Sendable {
     /// Where the original comes from: the network or a data provider.
     public var source: Source
-    /// What is made of the original. Default ``DefaultImageProcessor/default`` (the image as it is).
+    /// What is made of the original. Default `DefaultImageProcessor/default` (the image as it is).
     public var processor: any ImageProcessor
     /// What the source may be before it is decoded. Default ``RetrievalLimits/init(maxPixelCount:maxFrameCount:)``.
     public var limits: RetrievalLimits

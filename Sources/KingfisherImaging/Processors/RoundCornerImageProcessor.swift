@@ -5,7 +5,7 @@ import Foundation
 
 /// Rounds the corners of images (anti-aliased), optionally drawing them into `targetSize` and
 /// over a background colour. Without a background the corners become transparent, so store
-/// such images as PNG or WebP (``FormatIndicatedCacheSerializer/png``) to keep them.
+/// such images as PNG or WebP (`FormatIndicatedCacheSerializer/png`) to keep them.
 public struct RoundCornerImageProcessor: ImageProcessing {
     /// `com.onevcat.Kingfisher.RoundCornerImageProcessor(<radius>[_<size>][_corner(<raw>)])[_<color>]`.
     public let identifier: String

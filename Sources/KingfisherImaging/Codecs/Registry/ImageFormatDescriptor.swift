@@ -51,6 +51,11 @@ public struct ImageFormatDescriptor: Sendable {
     /// Describes a format whose decoder gives the whole image (an application's own).
     ///
     /// - Parameters:
+    ///   - format: The format.
+    ///   - name: Its name as people write it (`PNG`, `WebP`, `JPEG XL`).
+    ///   - mimeType: Its media type (`image/png`).
+    ///   - fileExtensions: The file extensions it goes by, without the dot, the usual one first.
+    ///   - supportsAlpha: Whether it can hold transparency.
     ///   - supportsAnimation: Default `false`.
     ///   - maxEncodedDimension: Default `nil`.
     ///   - negotiationPriority: Default `nil`: never picked by `Accept` negotiation.

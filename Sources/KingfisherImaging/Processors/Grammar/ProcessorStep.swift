@@ -27,8 +27,13 @@ public struct ProcessorStep: Sendable {
     /// Creates a step.
     ///
     /// - Parameters:
+    ///   - name: The step's name in the text: lowercase letters.
+    ///   - summary: What it does, in a few words, for the playground's menu.
+    ///   - meaning: The processor it makes, with any note on its arguments, for the grammar's text.
+    ///   - arguments: Its arguments, in order: the required ones first.
     ///   - optionalArgumentsInAnyOrder: Default `false`.
     ///   - example: Default: each argument's default, or empty.
+    ///   - build: Makes the processor from the parsed arguments.
     public init(
         name: String, summary: String, meaning: String, arguments: [ProcessorStepArgument],
         optionalArgumentsInAnyOrder: Bool = false, example: [String]? = nil,
