@@ -14,7 +14,8 @@ final class ServiceMetrics: Sendable {
         case disk
         /// The processed image in memory, encoded again in another format.
         case processed
-        /// The original on disk, processed again.
+        /// The original from the disk or Redis (stored there by any node, or by another node
+        /// while this one waited), processed again.
         case original
         /// The source fetched.
         case source

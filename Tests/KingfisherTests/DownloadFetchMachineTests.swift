@@ -112,7 +112,15 @@ import Testing
         var fetch = machine()
         _ = fetch.willSend(URLRequest(url: url), resumed: nil, now: at(0))
         _ = fetch.receivedHead(head(301), generation: 1, redirectTarget: url, refusal: nil, hasDelegate: false, now: at(0.1))
-        guard case .stop = body(&fetch, [UInt8](repeating: 0, count: DownloadFetchMachine.redirectBodyAllowance + 1)) else {
+        // In small chunks, counted across them.
+        let chunk = [UInt8](repeating: 0, count: 1024)
+        for _ in 0..<(DownloadFetchMachine.redirectBodyAllowance / chunk.count) {
+            guard case .keepGoing = body(&fetch, chunk) else {
+                Issue.record("stopped within the allowance")
+                return
+            }
+        }
+        guard case .stop = body(&fetch, chunk) else {
             Issue.record("a large redirect body was read")
             return
         }
@@ -163,7 +171,7 @@ import Testing
             fetch.receivedHead(head(200), generation: 1, redirectTarget: nil, refusal: nil, hasDelegate: true, now: at(1)) == .askDelegate)
         #expect(!fetch.isOverTime(now: at(100), idleTimeout: 2, durationLimit: 0), "waiting for the delegate is not idleness")
         #expect(fetch.isOverTime(now: at(100), idleTimeout: 2, durationLimit: 60))
-        fetch.delegateAnswered(allowed: false, head: head(200).httpURLResponse, now: at(101))
+        fetch.delegateAnswered(allowed: false, head: head(200).httpURLResponse, generation: 1, now: at(101))
         #expect(!fetch.isOverTime(now: at(102), idleTimeout: 2, durationLimit: 0))
         #expect(fetch.isOverTime(now: at(103.5), idleTimeout: 2, durationLimit: 0))
         guard
@@ -203,7 +211,8 @@ import Testing
         _ = fetch.receivedHead(head(302), generation: 1, redirectTarget: url, refusal: nil, hasDelegate: false, now: at(0.5))
         _ = fetch.completed(generation: 1, error: nil, canAuthenticate: false, now: at(0.6))
         fetch.redirecting()
-        fetch.awaitCaller()
+        let awaiting = fetch.awaitCaller()
+        #expect(awaiting)
         #expect(!fetch.isOverTime(now: at(50), idleTimeout: 2, durationLimit: 0), "the redirect handler is being waited for")
         #expect(fetch.isOverTime(now: at(61), idleTimeout: 2, durationLimit: 60))
         guard case .endNow = fetch.interrupt(.timedOut) else {
@@ -284,5 +293,35 @@ import Testing
             Issue.record("asked twice")
             return
         }
+    }
+
+    @Test func aLateDelegateAnswerDoesNotTouchTheNextExchange() {
+        var fetch = machine()
+        _ = fetch.willSend(URLRequest(url: url), resumed: nil, now: at(0))
+        _ = fetch.receivedHead(head(401), generation: 1, redirectTarget: nil, refusal: nil, hasDelegate: true, now: at(0.1))
+        _ = fetch.completed(generation: 1, error: nil, canAuthenticate: true, now: at(0.2))
+        _ = fetch.willSend(URLRequest(url: url), resumed: nil, now: at(0.3))
+        _ = fetch.receivedHead(head(200), generation: 2, redirectTarget: nil, refusal: nil, hasDelegate: false, now: at(0.4))
+        // The first exchange's delegate answers only now, refusing.
+        fetch.delegateAnswered(allowed: false, head: head(401).httpURLResponse, generation: 1, now: at(0.5))
+        guard case .succeed = fetch.completed(generation: 2, error: nil, canAuthenticate: true, now: at(0.6)) else {
+            Issue.record("the late answer stopped the next exchange")
+            return
+        }
+    }
+
+    @Test func anInterruptionBeforeTheRedirectHandlerIsAskedEndsTheFetch() {
+        var fetch = machine()
+        _ = fetch.willSend(URLRequest(url: url), resumed: nil, now: at(0))
+        _ = fetch.exchangeStarted(Handle(), generation: 1)
+        _ = fetch.receivedHead(head(302), generation: 1, redirectTarget: url, refusal: nil, hasDelegate: false, now: at(0.1))
+        _ = fetch.completed(generation: 1, error: nil, canAuthenticate: false, now: at(0.2))
+        // Timed out after the exchange ended and before the handler is asked: nothing to stop.
+        guard case .nothing = fetch.interrupt(.timedOut) else {
+            Issue.record("an exchange to stop")
+            return
+        }
+        let awaiting = fetch.awaitCaller()
+        #expect(!awaiting, "the handler is not asked: the fetch ends")
     }
 }

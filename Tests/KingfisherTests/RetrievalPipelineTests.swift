@@ -82,11 +82,11 @@ import Testing
     @Test func anOriginalInALowerTierIsProcessedAndCopiedUpward() async throws {
         let data = try Fixtures.data("photo_baseline_420.jpg")
         let (disk, shared) = (RecordingTier("disk"), RecordingTier("shared"))
-        shared.values.withLock { $0["https://images.invalid/a.jpg"] = data }
+        shared.values.withLock { $0["http://127.0.0.1:1/a.jpg"] = data }
         let processed = memory()
-        // No server: a fetch would fail, so the answer can only come from the tier.
+        // Nothing listens on loopback port 1: a fetch would fail, so the answer can only come from the tier.
         let pipeline = RetrievalPipeline(processedTiers: [processed], originalTiers: [disk, shared])
-        let request = RetrievalRequest(source: .network(URL(string: "https://images.invalid/a.jpg")!), processor: resize)
+        let request = RetrievalRequest(source: .network(URL(string: "http://127.0.0.1:1/a.jpg")!), processor: resize)
         let response = try await pipeline.retrieve(request)
         #expect(response.answeredBy == .originalTier("shared"))
         #expect(response.answeredBy.description == "original from shared")
@@ -174,6 +174,20 @@ import Testing
             retrieval.cancel()
             let error = await #expect(throws: KingfisherError.self) { try await retrieval.value }
             #expect(error?.isCancellation == true, "\(String(describing: error))")
+        }
+    }
+
+    @Test func anOriginalOverTheLimitsIsRefusedNotFetchedAgain() async throws {
+        let tier = RecordingTier("disk")
+        tier.values.withLock { $0["http://127.0.0.1:1/big.jpg"] = try? Fixtures.data("photo_baseline_420.jpg") }
+        // Nothing listens on loopback port 1: counting it as a miss would fail with a network error instead.
+        let pipeline = RetrievalPipeline(originalTiers: [tier])
+        let request = RetrievalRequest(
+            source: .network(URL(string: "http://127.0.0.1:1/big.jpg")!), limits: RetrievalLimits(maxPixelCount: 1000))
+        let error = await #expect(throws: KingfisherError.self) { try await pipeline.retrieve(request) }
+        guard case .tooManyPixels? = error?.imageCodingError else {
+            Issue.record("not the limit: \(String(describing: error))")
+            return
         }
     }
 }

@@ -126,7 +126,7 @@ final class DownloadFetch: IdleTimed {
             OffPoolExecutor.task {
                 let head = response.httpURLResponse
                 let allowed = await delegate.imageDownloader(downloader, didReceive: head) == .allow
-                self.machine.withLock { $0.delegateAnswered(allowed: allowed, head: head, now: .now) }
+                self.machine.withLock { $0.delegateAnswered(allowed: allowed, head: head, generation: generation, now: .now) }
                 proceed(allowed)
             }
         }
@@ -228,7 +228,7 @@ final class DownloadFetch: IdleTimed {
         }
         guard let handler = operation.callerOptions?.redirectHandler else { return send(next) }
         let task = operation.representativeTask
-        machine.withLock { $0.awaitCaller() }
+        guard machine.withLock({ $0.awaitCaller() }) else { return endInterrupted() }
         OffPoolExecutor.task { [self, next] in
             let head = response.httpURLResponse
             if let policy = handler as? any ImageDownloadRedirectPolicy, let why = await policy.refusal(ofRedirectTo: target, from: head) {

@@ -45,6 +45,8 @@ struct DownloadFetchMachine {
         var scans: JPEGScanTracker?
         /// Waiting for the delegate's answer to the response head.
         var awaitingDelegate = false
+        /// Bytes of a redirect's body read (and dropped) so far.
+        var redirectBodyBytes = 0
         let started: ContinuousClock.Instant
     }
 
@@ -189,10 +191,11 @@ struct DownloadFetchMachine {
         return action
     }
 
-    /// The delegate answered the head of the current exchange.
-    mutating func delegateAnswered(allowed: Bool, head: HTTPURLResponse, now: ContinuousClock.Instant) {
+    /// The delegate answered the head of exchange `generation` (a late answer for an exchange
+    /// that is no longer the current one changes nothing).
+    mutating func delegateAnswered(allowed: Bool, head: HTTPURLResponse, generation: Int, now: ContinuousClock.Instant) {
+        guard case .exchanging(var exchange) = phase, exchange.generation == generation else { return }
         lastActivity = now
-        guard case .exchanging(var exchange) = phase else { return }
         exchange.awaitingDelegate = false
         if !allowed { exchange.stop = .responseError(reason: .cancelledByDelegate(response: head)) }
         phase = .exchanging(exchange)
@@ -218,10 +221,13 @@ struct DownloadFetchMachine {
     ) -> BodyAction {
         guard case .exchanging(var exchange) = phase, exchange.generation == generation else { return .ignore }
         lastActivity = now
-        let total = exchange.body.count + bytes.count
         if exchange.redirectTarget != nil {
-            return total > Self.redirectBodyAllowance ? .stop : .keepGoing
+            // Counted across chunks: the body is dropped, so its size is not the body's count.
+            exchange.redirectBodyBytes += bytes.count
+            phase = .exchanging(exchange)
+            return exchange.redirectBodyBytes > Self.redirectBodyAllowance ? .stop : .keepGoing
         }
+        let total = exchange.body.count + bytes.count
         guard total <= limit else {
             exchange.stop = .responseTooLarge(
                 url: exchange.request.url ?? URL(string: "about:blank")!, limit: limit, received: Int64(total))
@@ -284,7 +290,8 @@ struct DownloadFetchMachine {
         if interruption != nil { return .endInterrupted }
         if let head = exchange.head, head.statusCode == 401, !authenticated, canAuthenticate {
             authenticated = true
-            awaitCaller()
+            // Not interrupted (checked above): the responder is awaited.
+            _ = awaitCaller()
             return .authenticate(request: exchange.request, challenge: head)
         }
         if let stop = exchange.stop { return .fail(stop) }
@@ -309,10 +316,14 @@ struct DownloadFetchMachine {
         redirects += 1
     }
 
-    /// The caller's code (a redirect handler, an authentication responder) is being awaited
-    /// between exchanges: network idleness is not measured meanwhile.
-    mutating func awaitCaller() {
+    /// The caller's code (a redirect handler, an authentication responder) is about to be
+    /// awaited between exchanges: network idleness is not measured meanwhile. `false` when the
+    /// fetch was interrupted since its exchange ended: end it instead (no exchange would, and a
+    /// time-out is not noticed twice).
+    mutating func awaitCaller() -> Bool {
+        guard interruption == nil else { return false }
         if case .exchanging(let exchange) = phase { phase = .awaitingCaller(last: exchange) }
+        return true
     }
 
     /// The body of the current (or last) exchange to keep for a retry, when it broke after its

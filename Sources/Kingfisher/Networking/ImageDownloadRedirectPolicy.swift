@@ -14,6 +14,10 @@ import Foundation
 ///
 /// ``ImageDownloadRedirectHandler/handleHTTPRedirection(for:response:newRequest:)`` is asked only for redirects
 /// the policy allows; by default it follows them as they are.
+///
+/// A downloader shares one download among the callers asking for the same URL: the redirect
+/// handler of the caller that started it decides for every caller that joins it. Give callers
+/// with different policies downloaders of their own (as `kf serve` does, with one policy).
 public protocol ImageDownloadRedirectPolicy: ImageDownloadRedirectHandler {
     /// Why the redirect from `response` to `target` must not be followed, in a short phrase;
     /// `nil` to allow it.

@@ -179,8 +179,12 @@ public struct RetrievalPipeline: Sendable {
             progress.timings.processing = started.duration(to: .now)
             return image
         } catch {
-            guard error.imageCodingError != nil else { throw error }
-            return nil
+            // Bytes that are not an image are a miss; an image over the request's limits is
+            // refused as it would be fetched (fetching it again would only fail again).
+            switch error.imageCodingError {
+            case nil, .tooManyPixels?, .tooManyFrames?: throw error
+            default: return nil
+            }
         }
     }
 
