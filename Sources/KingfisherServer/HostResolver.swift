@@ -2,6 +2,7 @@
 // Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
 import Dispatch
+import Kingfisher
 
 #if canImport(Glibc)
     import Glibc
@@ -21,10 +22,7 @@ enum HostResolver {
     /// Every address `host` resolves to (an address literal resolves to itself).
     static func addresses(of host: String) async throws(Failure) -> [NetworkAddress] {
         if let literal = NetworkAddress(literal: host) { return [literal] }
-        let result: Result<[NetworkAddress], Failure> = await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: resolve(host)) }
-        }
-        return try result.get()
+        return try await queue.perform { () throws(Failure) in try resolve(host).get() }
     }
 
     private static func resolve(_ host: String) -> Result<[NetworkAddress], Failure> {

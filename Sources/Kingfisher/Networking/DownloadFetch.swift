@@ -163,15 +163,17 @@ final class DownloadFetch: IdleTimed {
     }
 
     private func completed(generation: Int, error: (any Error)?) {
-        let canAuthenticate = downloader.authenticationChallengeResponder != nil
-        let action = machine.withLock { $0.completed(generation: generation, error: error, canAuthenticate: canAuthenticate, now: .now) }
+        // Read once: the machine's decision and the answer use the same responder.
+        let responder = downloader.authenticationChallengeResponder
+        let action = machine.withLock { $0.completed(generation: generation, error: error, canAuthenticate: responder != nil, now: .now) }
         switch action {
         case .ignore:
             return
         case .endInterrupted:
             endInterrupted()
         case .authenticate(let request, let challenge):
-            guard let responder = downloader.authenticationChallengeResponder else {
+            // Asked only with a responder (canAuthenticate above); failing with the 401 otherwise.
+            guard let responder else {
                 return end(.failure(.responseError(reason: .invalidHTTPStatusCode(response: challenge.httpURLResponse))))
             }
             authenticate(request, challengedBy: challenge, responder: responder)

@@ -159,11 +159,8 @@ public struct RetrievalPipeline: Sendable {
             }
             let loaded = ContinuousClock.now
             try Self.checkCancellation()
-            let image = try await processingQueue.perform { () throws(KingfisherError) in
-                try options.processor.processedImage(from: data, options: options)
-            }
-            return Fetched(
-                image: image, data: data, metrics: nil, fetch: started.duration(to: loaded), processing: loaded.duration(to: .now))
+            let (image, processing) = try await process(data, options: options)
+            return Fetched(image: image, data: data, metrics: nil, fetch: started.duration(to: loaded), processing: processing)
         }
     }
 
@@ -171,12 +168,9 @@ public struct RetrievalPipeline: Sendable {
     private func processedOriginal(
         _ data: Data, options: KingfisherParsedOptionsInfo, progress: inout Progress
     ) async throws(KingfisherError) -> KFCrossPlatformImage? {
-        let started = ContinuousClock.now
         do {
-            let image = try await processingQueue.perform { () throws(KingfisherError) in
-                try options.processor.processedImage(from: data, options: options)
-            }
-            progress.timings.processing = started.duration(to: .now)
+            let (image, processing) = try await process(data, options: options)
+            progress.timings.processing = processing
             return image
         } catch {
             // Bytes that are not an image are a miss; an image over the request's limits is
@@ -186,6 +180,17 @@ public struct RetrievalPipeline: Sendable {
             default: return nil
             }
         }
+    }
+
+    /// `data` decoded and processed on ``processingQueue``, and how long that took.
+    private func process(
+        _ data: Data, options: KingfisherParsedOptionsInfo
+    ) async throws(KingfisherError) -> (KFCrossPlatformImage, Duration) {
+        let started = ContinuousClock.now
+        let image = try await processingQueue.perform { () throws(KingfisherError) in
+            try options.processor.processedImage(from: data, options: options)
+        }
+        return (image, started.duration(to: .now))
     }
 
     /// Stores the original in `tiers` and the processed image in the processed tiers, all at
