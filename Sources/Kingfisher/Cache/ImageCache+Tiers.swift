@@ -27,12 +27,21 @@ extension ImageCache {
         lowerTiers.withLock(change)
     }
 
-    /// The single flight of the first tier below the disk that has one: where
-    /// ``KingfisherManager`` takes a key before it downloads an original for this cache, so
-    /// that processes sharing the tier fetch a new source once among them. `nil` without one.
-    var fetchSingleFlight: (any CacheTierSingleFlight)? {
-        // Read outside the lock: a tier's getter is the tier's own code.
-        tiersBelowDisk.lazy.compactMap(\.singleFlight).first
+    /// The originals of this cache as a pipeline's original tiers, for one retrieval's
+    /// options: its disk, then the tiers below it, asked by source cache key. A tier below
+    /// keeps its single flight only when `coordinatesFetches` (a retrieval that stores no
+    /// original would leave processes waiting on it nothing to find).
+    func originalTiers(options: KingfisherParsedOptionsInfo, coordinatesFetches: Bool) -> [any CacheTier<Data>] {
+        let forcedExtension = options.forcedExtension
+        let below = tiersBelowDisk.map { tier -> any CacheTier<Data> in
+            RenamedKeysTier(
+                base: tier,
+                rename: { [diskStorage] key in
+                    diskStorage.cacheFileName(forKey: key.computedKey(with: ""), forcedExtension: forcedExtension)
+                },
+                keepsSingleFlight: coordinatesFetches)
+        }
+        return [ImageCacheOriginalDiskTier(cache: self, options: options)] + below
     }
 
     /// The lower tiers' name for a computed key: the disk cache's file name.

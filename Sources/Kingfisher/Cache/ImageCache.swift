@@ -22,8 +22,8 @@ public final class ImageCache: Sendable {
     let httpRecords = HTTPCacheRecords()
     /// ``tiersBelowDisk``.
     let lowerTiers = Locked<[any CacheTier<Data>]>([])
-    private let ioQueue: DispatchQueue
-    private let readQueue: DispatchQueue
+    let ioQueue: DispatchQueue
+    let readQueue: DispatchQueue
 
     /// Builds a cache directory from a parent directory and a name.
     public typealias DiskCachePathClosure = @Sendable (URL, String) -> URL

@@ -19,7 +19,6 @@ final class ImageRetrieval: Sendable {
         var alternatives: [Source]
         var failures: [PropagationError] = []
         var retry: RetryContext?
-        var whenStored: (@Sendable () -> Void)?
     }
 
     let originalSource: Source
@@ -49,13 +48,6 @@ final class ImageRetrieval: Sendable {
     /// (only the final result goes to the caller's callback queue). Made once: the options are
     /// a large value.
     let workingOptions: KingfisherParsedOptionsInfo
-
-    /// Called once the stores of a successful load have ended, whether or not the retrieval
-    /// waits for them (the process holding a tier's single-flight key tells the others then).
-    var whenStored: (@Sendable () -> Void)? {
-        get { state.withLock { $0.whenStored } }
-        set { state.withLock { $0.whenStored = newValue } }
-    }
 
     /// The current download task, if a download runs.
     var downloadTask: DownloadTask? { state.withLock { $0.downloadTask } }

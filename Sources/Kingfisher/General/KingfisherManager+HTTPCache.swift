@@ -17,13 +17,15 @@ extension KingfisherManager {
         let key = source.cacheKey
         guard let record = targetCache.httpRecords.record(forKey: key, disk: targetCache.diskStorage) else {
             // Cached (if at all) without its response's headers: how fresh it is cannot be known.
-            return load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
+            return throughPipeline(
+                source, retrieval: retrieval, progressBlock: progressBlock, searchesOriginals: false, completion: completion)
         }
         if record.isFresh(at: Date()) {
             return fromCacheOrSource(source, retrieval: retrieval, progressBlock: progressBlock, httpChecked: true, completion: completion)
         }
         guard case .network(let resource) = source, let validators = record.validators, hasCachedImage(forKey: key, options: options) else {
-            return load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
+            return throughPipeline(
+                source, retrieval: retrieval, progressBlock: progressBlock, searchesOriginals: false, completion: completion)
         }
         let downloader = options.downloader ?? self.downloader
         let requestTime = Date()
@@ -93,7 +95,7 @@ extension KingfisherManager {
     /// Keeps the record of a fresh download for `key`; returns whether the image may be written
     /// to disk. Variants cached from a different earlier response are removed: they show an image
     /// the origin has replaced.
-    private func keepRecord(
+    func keepRecord(
         of response: TransportResponse, requestTime: Date, forKey key: String,
         options: KingfisherParsedOptionsInfo
     ) -> Bool {

@@ -171,7 +171,10 @@ public final class KingfisherManager: Sendable {
         let options = retrieval.workingOptions
         let targetCache = options.targetCache ?? cache
         let key = source.cacheKey
-        guard !options.forceRefresh else { return load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion) }
+        guard !options.forceRefresh else {
+            return throughPipeline(
+                source, retrieval: retrieval, progressBlock: progressBlock, searchesOriginals: false, completion: completion)
+        }
         if !httpChecked, options.httpCachePolicy == .followHeaders, !options.onlyFromCache, case .network = source {
             return followingHTTPCache(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
         }
@@ -241,28 +244,29 @@ public final class KingfisherManager: Sendable {
         let processor = options.processor
         let lookForOriginal = originalCache !== targetCache || !processor.identifier.isEmpty
         let originalType = lookForOriginal ? originalCache.imageCachedType(forKey: key, forcedExtension: options.forcedExtension) : .none
+        // The original's bytes, on disk or in a tier below it, are processed as downloaded data
+        // is: the processor decodes them itself, at the reduced scale its output needs (a resize
+        // of a large photo never decodes it whole). A serializer of another kind may store
+        // bytes only it can read.
+        let searchesBytes =
+            lookForOriginal && !processor.identifier.isEmpty && !options.fromMemoryCacheOrRefresh
+            && Self.decodesStoredData(options.cacheSerializer)
+        if searchesBytes, originalType == .disk || (originalType == .none && !originalCache.tiersBelowDisk.isEmpty) {
+            return throughPipeline(
+                source, retrieval: retrieval, progressBlock: progressBlock, searchesOriginals: true, completion: completion)
+        }
         guard originalType.cached, !options.fromMemoryCacheOrRefresh || originalType == .memory else {
-            if lookForOriginal, originalType == .none, !options.fromMemoryCacheOrRefresh, !processor.identifier.isEmpty,
-                !originalCache.tiersBelowDisk.isEmpty, Self.decodesStoredData(options.cacheSerializer)
-            {
-                return fromTierOriginal(
-                    source, in: originalCache, retrieval: retrieval, progressBlock: progressBlock,
-                    completion: completion)
-            }
-            if options.onlyFromCache { return completion(.failure(.cacheError(reason: .imageNotExisting(key: key)))) }
-            return load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
+            return throughPipeline(
+                source, retrieval: retrieval, progressBlock: progressBlock, searchesOriginals: false, completion: completion)
         }
-        if originalType == .disk, !processor.identifier.isEmpty, Self.decodesStoredData(options.cacheSerializer) {
-            return fromOriginalData(
-                source, in: originalCache, retrieval: retrieval, progressBlock: progressBlock,
-                completion: completion)
-        }
+        // The original as an image (in memory, or read by its serializer): processed from it.
         var originalOptions = options
         originalOptions.processor = DefaultImageProcessor.default
         originalCache.retrieveImage(forKey: key, options: originalOptions, callbackQueue: options.callbackQueue) { [options] result in
             if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }
             guard case .success(let found) = result, let original = found.image else {
-                return self.originalMissing(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
+                return self.throughPipeline(
+                    source, retrieval: retrieval, progressBlock: progressBlock, searchesOriginals: false, completion: completion)
             }
             self.process(options, completion: completion) { image in
                 self.cacheProcessedOriginal(image, source: source, retrieval: retrieval, completion: completion)
@@ -272,54 +276,10 @@ public final class KingfisherManager: Sendable {
         }
     }
 
-    /// The original's bytes from `originalCache`'s disk storage, processed as downloaded data
-    /// is: the processor decodes them itself, at the reduced scale its output needs (a resize of
-    /// a large photo never decodes it whole), and the whole original is not put in memory. Bytes
-    /// that are gone or do not decode count as no original, as an unreadable disk hit does.
-    /// `data`, when given, is the original's bytes already read (from a tier below the disk).
-    func fromOriginalData(
-        _ source: Source, in originalCache: ImageCache, data known: Data? = nil,
-        retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
-        completion: @escaping Completion
-    ) {
-        let options = retrieval.workingOptions
-        let key = source.cacheKey
-        processingQueue(for: options).execute {
-            if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }
-            let stored =
-                try? known
-                ?? originalCache.diskStorage.value(
-                    forKey: key.computedKey(with: ""), forcedExtension: options.forcedExtension,
-                    extendingExpiration: options.diskCacheAccessExtendingExpiration)
-            guard let data = stored else {
-                return self.originalMissing(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
-            }
-            if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }
-            do throws(KingfisherError) {
-                let image = try options.processor.processedImage(from: data, options: options)
-                self.cacheProcessedOriginal(image, source: source, retrieval: retrieval, completion: completion)
-            } catch {
-                guard error.imageCodingError != nil else { return completion(.failure(error)) }
-                self.originalMissing(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
-            }
-        }
-    }
-
     /// Whether `serializer` reads its data back by decoding it (the built-in ones), so that a
     /// processor may decode what it stored; another may store bytes only it can read.
     static func decodesStoredData(_ serializer: any CacheSerializer) -> Bool {
         serializer is DefaultCacheSerializer || serializer is FormatIndicatedCacheSerializer
-    }
-
-    /// No usable original after all: the source, unless `onlyFromCache` forbids it.
-    func originalMissing(
-        _ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
-        completion: @escaping Completion
-    ) {
-        guard !retrieval.workingOptions.onlyFromCache else {
-            return completion(.failure(.cacheError(reason: .imageNotExisting(key: source.cacheKey))))
-        }
-        load(source, retrieval: retrieval, progressBlock: progressBlock, completion: completion)
     }
 
     /// Caches the image processed from the original (under HTTP caching, as a variant of it).
@@ -339,64 +299,67 @@ public final class KingfisherManager: Sendable {
             storesOriginal: false, completion: completion)
     }
 
-    /// Downloads or asks the provider, then caches.
-    func load(
-        _ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?,
+    /// The rest of the retrieval through a ``RetrievalPipeline`` made of `originalCache`: the
+    /// original from its disk or the tiers below it (when `searchesOriginals`; a tier's single
+    /// flight lets one process fetch a new source for all that share it), else the source,
+    /// downloaded or asked of its provider (unless `onlyFromCache`), processed, and the original
+    /// stored with `cacheOriginalImage`. The processed image is then cached as Kingfisher's
+    /// options say.
+    ///
+    /// The pipeline starts on the calling thread (`Task.immediate`), so that a download has
+    /// started, and its task is this retrieval's, when `retrieveImage` returns.
+    func throughPipeline(
+        _ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?, searchesOriginals: Bool,
         completion: @escaping Completion
     ) {
         let options = retrieval.workingOptions
-        if retrieval.isCancelled {
-            return completion(.failure(.requestError(reason: .asyncTaskContextCancelled)))
+        if retrieval.isCancelled { return completion(.failure(ImageRetrieval.cancellation)) }
+        let targetCache = options.targetCache ?? cache
+        let originalCache = options.originalCache ?? targetCache
+        let storesOriginal = options.cacheOriginalImage && !options.processor.identifier.isEmpty
+        let recordsHTTP = options.httpCachePolicy == .followHeaders
+        var request = RetrievalRequest(
+            source: source, options: options, storesOriginal: storesOriginal,
+            progressBlock: callerProgress(progressBlock, retrieval: retrieval),
+            caller: RetrievalCaller(
+                downloadStarted: { retrieval.started($0) },
+                mayStoreFetched: { loaded, requestTime in
+                    guard recordsHTTP, let response = loaded.response else { return true }
+                    return self.keepRecord(of: response, requestTime: requestTime, forKey: source.cacheKey, options: options)
+                }))
+        request.searchesTiers = searchesOriginals
+        let pipeline = RetrievalPipeline(
+            originalTiers: searchesOriginals || storesOriginal
+                ? originalCache.originalTiers(options: options, coordinatesFetches: storesOriginal && !options.onlyFromCache) : [],
+            downloader: options.downloader ?? downloader, processingQueue: processingQueue)
+        if case .provider(let provider) = source, !options.onlyFromCache {
+            // Both: the load stops, and a late image (already processing) is dropped.
+            retrieval.started(DownloadTask(url: provider.contentURL) { retrieval.cancel() })
         }
-        switch source {
-        case .network(let resource):
-            let downloader = options.downloader ?? self.downloader
-            let requestTime = Date()
-            // Through the open method, so that a subclass of the downloader is asked, as in Kingfisher.
-            let task = downloader.downloadImage(
-                with: resource.downloadURL, options: options,
-                progressBlock: callerProgress(progressBlock, retrieval: retrieval)
-            ) { result in
-                switch result {
-                case .success(let loaded):
-                    self.cacheDownloaded(
-                        loaded, response: loaded.response, requestTime: requestTime, source: source,
-                        retrieval: retrieval, completion: completion)
-                case .failure(let error):
-                    completion(.failure(error))
-                }
+        let cancellation: KingfisherError =
+            if case .provider(let provider) = source {
+                .requestError(reason: .dataProviderCancelled(provider: provider))
+            } else {
+                ImageRetrieval.cancellation
             }
-            retrieval.started(task)
-        case .provider(let provider):
-            let cancelled: @Sendable () -> Void = {
-                completion(.failure(.requestError(reason: .dataProviderCancelled(provider: provider))))
-            }
-            let load = OffPoolExecutor.task {
-                let data: Data
-                do {
-                    data = try await provider.data()
+        retrieval.started(
+            Task.immediate {
+                let response: RetrievalResponse
+                do throws(KingfisherError) {
+                    response = try await pipeline.retrieve(request)
                 } catch {
-                    if Task.isCancelled { return cancelled() }
-                    return completion(.failure(.imageSettingError(reason: .dataProviderError(provider: provider, error: error))))
+                    // A provider's load cancelled at any step ends as Kingfisher's does.
+                    if case .provider = source, retrieval.isCancelled { return completion(.failure(cancellation)) }
+                    return completion(.failure(error))
                 }
-                if Task.isCancelled { return cancelled() }
-                self.process(options, completion: completion) { image in
-                    // Cancelled while processing: the late image is not delivered.
-                    if retrieval.isCancelled { return cancelled() }
-                    self.cache(
-                        image, data: data, source: source, cacheType: .none, metrics: nil, retrieval: retrieval,
-                        storesOriginal: true, completion: completion)
-                } making: { () throws(KingfisherError) in
-                    try options.processor.processedImage(from: data, options: options)
+                if retrieval.isCancelled { return completion(.failure(cancellation)) }
+                guard response.answeredBy == .source else {
+                    return self.cacheProcessedOriginal(response.image, source: source, retrieval: retrieval, completion: completion)
                 }
-            }
-            retrieval.started(
-                DownloadTask(url: provider.contentURL) {
-                    // Both: the load stops, and a late image (already processing) is dropped.
-                    load.cancel()
-                    retrieval.cancel()
-                })
-        }
+                self.cache(
+                    response.image, data: response.originalData, source: source, cacheType: .none, metrics: response.networkMetrics,
+                    retrieval: retrieval, storesOriginal: false, toDisk: response.originalMayBeStored, completion: completion)
+            })
     }
 
     /// Where this retrieval's processors run: `processingQueue` if the options name one, else
@@ -451,9 +414,6 @@ public final class KingfisherManager: Sendable {
             ) { _ in
                 stores.leave()
             }
-        }
-        if let whenStored = retrieval.whenStored {
-            stores.notify(queue: .global(qos: .userInitiated), execute: whenStored)
         }
         if options.waitForCache {
             stores.notify(queue: .global(qos: .userInitiated)) { completion(.success(result)) }

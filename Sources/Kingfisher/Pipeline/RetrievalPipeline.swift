@@ -50,23 +50,26 @@ public struct RetrievalPipeline: Sendable {
     public func retrieve(_ request: RetrievalRequest) async throws(KingfisherError) -> RetrievalResponse {
         var progress = Progress(request: request)
         try Self.checkCancellation()
-        let processedKey = request.processedKey
-        for tier in processedTiers {
-            guard let image = try? await tier.get(processedKey) else { continue }
-            progress.lookupEnded()
-            return progress.response(image: image, original: nil, answeredBy: .processedTier(tier.name))
-        }
         let options = request.parsedOptions(downloader: downloader)
-        for (index, tier) in originalTiers.enumerated() {
-            try Self.checkCancellation()
-            guard let data = try? await tier.get(request.originalKey) else { continue }
-            progress.lookupEnded()
-            guard let image = try await processedOriginal(data, options: options, progress: &progress) else { continue }
-            await keep(original: data, in: originalTiers.prefix(index), processed: image, request: request)
-            return progress.response(image: image, original: data, answeredBy: .originalTier(tier.name))
+        if request.searchesTiers {
+            let processedKey = request.processedKey
+            for tier in processedTiers {
+                guard let image = try? await tier.get(processedKey) else { continue }
+                progress.lookupEnded()
+                return progress.response(image: image, original: nil, answeredBy: .processedTier(tier.name))
+            }
+            for (index, tier) in originalTiers.enumerated() {
+                try Self.checkCancellation()
+                guard let data = try? await tier.get(request.originalKey) else { continue }
+                progress.lookupEnded()
+                guard let image = try await processedOriginal(data, options: options, progress: &progress) else { continue }
+                await keep(original: data, in: originalTiers.prefix(index), processed: image, request: request)
+                return progress.response(image: image, original: data, answeredBy: .originalTier(tier.name))
+            }
         }
         progress.lookupEnded()
         try Self.checkCancellation()
+        guard request.fetchesSource else { throw .cacheError(reason: .imageNotExisting(key: request.originalKey)) }
         return try await fromSource(request, options: options, progress: &progress)
     }
 
@@ -85,6 +88,8 @@ public struct RetrievalPipeline: Sendable {
         var metrics: NetworkMetrics?
         var fetch: Duration
         var processing: Duration
+        /// Whether the original may be stored (a `no-store` response may not).
+        var mayBeStored = true
     }
 
     /// The source, fetched here or by the process holding the original tier's single flight.
@@ -92,8 +97,8 @@ public struct RetrievalPipeline: Sendable {
         _ request: RetrievalRequest, options: KingfisherParsedOptionsInfo, progress: inout Progress
     ) async throws(KingfisherError) -> RetrievalResponse {
         let flights = originalTiers.enumerated().lazy.compactMap { index, tier in tier.singleFlight.map { (index, tier, $0) } }
-        guard let (index, tier, flight) = flights.first else {
-            return progress.response(try await fetchAndKeep(request, options: options))
+        guard request.searchesTiers, request.storesOriginal, let (index, tier, flight) = flights.first else {
+            return progress.response(try await fetchAndKeep(request, options: options).fetched)
         }
         let key = request.originalKey
         let waitStarted = ContinuousClock.now
@@ -101,8 +106,12 @@ public struct RetrievalPipeline: Sendable {
         do {
             had = try await flight.run(
                 forKey: key, find: { (try? await tier.get(key)).map(FlightResult.stored) },
-                // Stored before the others are told, so that they find it.
-                make: { (.fetched(try await fetchAndKeep(request, options: options)), kept: nil) }
+                // The others are told once it is stored, so that they find it.
+                make: { () async throws -> (FlightResult, kept: (@Sendable () async -> Void)?) in
+                    let (fetched, storing) = try await fetchAndKeep(request, options: options)
+                    guard let storing else { return (.fetched(fetched), kept: nil) }
+                    return (.fetched(fetched), kept: { await storing.value })
+                }
             ).0
         } catch let error as KingfisherError {
             throw error
@@ -116,19 +125,23 @@ public struct RetrievalPipeline: Sendable {
             progress.timings.fetch = waitStarted.duration(to: .now)
             guard let image = try await processedOriginal(data, options: options, progress: &progress) else {
                 // What the other process stored does not decode here: fetch it for this one.
-                return progress.response(try await fetchAndKeep(request, options: options))
+                return progress.response(try await fetchAndKeep(request, options: options).fetched)
             }
             await keep(original: data, in: originalTiers.prefix(index), processed: image, request: request)
             return progress.response(image: image, original: data, answeredBy: .originalTier(tier.name))
         }
     }
 
-    /// ``fetch(_:options:)``, then the original stored in every original tier and the
-    /// processed image in every processed tier.
-    private func fetchAndKeep(_ request: RetrievalRequest, options: KingfisherParsedOptionsInfo) async throws(KingfisherError) -> Fetched {
+    /// ``fetch(_:options:)``, then the original stored in every original tier (when the
+    /// request and the response allow it) and the processed image in every processed tier;
+    /// `storing` is the stores still running when the request does not wait for them.
+    private func fetchAndKeep(
+        _ request: RetrievalRequest, options: KingfisherParsedOptionsInfo
+    ) async throws(KingfisherError) -> (fetched: Fetched, storing: Task<Void, Never>?) {
         let fetched = try await fetch(request, options: options)
-        await keep(original: fetched.data, in: originalTiers[...], processed: fetched.image, request: request)
-        return fetched
+        let originals = request.storesOriginal && fetched.mayBeStored ? originalTiers[...] : []
+        let storing = await keep(original: fetched.data, in: originals, processed: fetched.image, request: request)
+        return (fetched, storing)
     }
 
     /// Downloads or loads the source and processes it.
@@ -137,8 +150,17 @@ public struct RetrievalPipeline: Sendable {
         switch request.source {
         case .network(let resource):
             let loaded: ImageLoadingResult
+            let requestTime = Date()
+            let (progressBlock, downloadStarted) = (request.progressBlock, request.caller?.downloadStarted)
             do {
-                loaded = try await downloader.downloadImage(with: resource.downloadURL, options: options)
+                // Through the open callback method, so that a subclass of the downloader is asked.
+                loaded = try await withCancellableWork(
+                    start: { completion in
+                        let task = downloader.downloadImage(
+                            with: resource.downloadURL, options: options, progressBlock: progressBlock, completionHandler: completion)
+                        downloadStarted?(task)
+                        return task
+                    }, cancel: { $0.cancel() })
             } catch let error as KingfisherError {
                 throw error
             } catch {
@@ -148,7 +170,8 @@ public struct RetrievalPipeline: Sendable {
             let total = started.duration(to: .now)
             let network = min(loaded.metrics.map { Duration.seconds($0.totalRequestDuration) } ?? total, total)
             return Fetched(
-                image: loaded.image, data: loaded.originalData, metrics: loaded.metrics, fetch: network, processing: total - network)
+                image: loaded.image, data: loaded.originalData, metrics: loaded.metrics, fetch: network, processing: total - network,
+                mayBeStored: request.caller?.mayStoreFetched?(loaded, requestTime) ?? true)
         case .provider(let provider):
             let data: Data
             do {
@@ -182,34 +205,45 @@ public struct RetrievalPipeline: Sendable {
         }
     }
 
-    /// `data` decoded and processed on ``processingQueue``, and how long that took.
+    /// `data` decoded and processed on ``processingQueue`` (or the options' own), and how long
+    /// that took.
     private func process(
         _ data: Data, options: KingfisherParsedOptionsInfo
     ) async throws(KingfisherError) -> (KFCrossPlatformImage, Duration) {
         let started = ContinuousClock.now
-        let image = try await processingQueue.perform { () throws(KingfisherError) in
+        let queue = options.processingQueue ?? .dispatch(processingQueue)
+        let image = try await queue.perform { () throws(KingfisherError) in
             try options.processor.processedImage(from: data, options: options)
         }
         return (image, started.duration(to: .now))
     }
 
     /// Stores the original in `tiers` and the processed image in the processed tiers, all at
-    /// once; returns when each stored it or failed to.
+    /// once. Returns when each stored it or failed to, or at once with the task storing them
+    /// when the request does not wait for its stores.
+    @discardableResult
     private func keep(
         original: Data, in tiers: ArraySlice<any CacheTier<Data>>, processed image: KFCrossPlatformImage,
         request: RetrievalRequest
-    ) async {
+    ) async -> Task<Void, Never>? {
         let processedKey = request.processedKey
         let originalKey = request.originalKey
         let expiration = request.expiration
-        await withTaskGroup(of: Void.self) { group in
-            for tier in tiers {
-                group.addTask { try? await tier.put(original, forKey: originalKey, expiration: expiration) }
-            }
-            for tier in processedTiers {
-                group.addTask { try? await tier.put(image, forKey: processedKey, expiration: nil) }
+        let processedTiers = processedTiers
+        guard !tiers.isEmpty || !processedTiers.isEmpty else { return nil }
+        let stores: @Sendable () async -> Void = {
+            await withTaskGroup(of: Void.self) { group in
+                for tier in tiers {
+                    group.addTask { try? await tier.put(original, forKey: originalKey, expiration: expiration) }
+                }
+                for tier in processedTiers {
+                    group.addTask { try? await tier.put(image, forKey: processedKey, expiration: nil) }
+                }
             }
         }
+        guard request.waitsForStores else { return Task(operation: stores) }
+        await stores()
+        return nil
     }
 
     private static func checkCancellation() throws(KingfisherError) {
@@ -235,7 +269,9 @@ public struct RetrievalPipeline: Sendable {
             timings.fetch = fetched.fetch
             timings.processing = fetched.processing
             networkMetrics = fetched.metrics
-            return response(image: fetched.image, original: fetched.data, answeredBy: .source)
+            var answer = response(image: fetched.image, original: fetched.data, answeredBy: .source)
+            answer.originalMayBeStored = fetched.mayBeStored
+            return answer
         }
 
         mutating func response(image: KFCrossPlatformImage, original: Data?, answeredBy: RetrievalAnswerer) -> RetrievalResponse {

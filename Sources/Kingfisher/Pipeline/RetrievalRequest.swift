@@ -22,12 +22,33 @@ public struct RetrievalRequest: Sendable {
     /// Decides the source's redirects; an ``ImageDownloadRedirectPolicy`` fails the retrieval
     /// with its reason. Default `nil`: redirects are followed up to the downloader's limit.
     public var redirectHandler: (any ImageDownloadRedirectHandler)?
+    /// Whether the tiers are searched before the source is fetched. Default `true`; `false`
+    /// fetches the source anyway (Kingfisher's `forceRefresh`) and still stores what it fetched.
+    public var searchesTiers: Bool
+    /// Whether the source may be fetched when no tier has the image. Default `true`; `false`
+    /// fails such a request with ``KingfisherError/CacheErrorReason/imageNotExisting(key:)``
+    /// (Kingfisher's `onlyFromCache`).
+    public var fetchesSource: Bool
+    /// Whether a fetched original is stored in the original tiers. Default `true`; `false`
+    /// stores only the processed image, and no single flight is taken (the processes waiting
+    /// on it would find nothing).
+    public var storesOriginal: Bool
+    /// Whether the answer waits until what the retrieval stores is stored. Default `true`;
+    /// `false` answers at once and stores after (the process holding a single flight still
+    /// tells the others only once the original is stored).
+    public var waitsForStores: Bool
+    /// Told how much of the source has been downloaded, on the downloader's queue. Default `nil`.
+    public var progressBlock: DownloadProgressBlock?
+    /// What a ``KingfisherManager`` adds: its options, and hooks for its download task and its
+    /// HTTP caching.
+    package var caller: RetrievalCaller?
 
     /// A request; see each property for its default.
     public init(
         source: Source, processor: any ImageProcessor = DefaultImageProcessor.default, limits: RetrievalLimits = RetrievalLimits(),
         serializer: any CacheSerializer = DefaultCacheSerializer.default, scale: CGFloat = 1, expiration: StorageExpiration? = nil,
-        redirectHandler: (any ImageDownloadRedirectHandler)? = nil
+        redirectHandler: (any ImageDownloadRedirectHandler)? = nil, searchesTiers: Bool = true, fetchesSource: Bool = true,
+        storesOriginal: Bool = true, waitsForStores: Bool = true, progressBlock: DownloadProgressBlock? = nil
     ) {
         self.source = source
         self.processor = processor
@@ -36,6 +57,30 @@ public struct RetrievalRequest: Sendable {
         self.scale = scale
         self.expiration = expiration
         self.redirectHandler = redirectHandler
+        self.searchesTiers = searchesTiers
+        self.fetchesSource = fetchesSource
+        self.storesOriginal = storesOriginal
+        self.waitsForStores = waitsForStores
+        self.progressBlock = progressBlock
+    }
+
+    /// A request made of a manager's parsed options: processed, downloaded and stored as they
+    /// say (processor, serializer, scale, limits, creating options, request modifiers, disk
+    /// expiration, `forceRefresh`, `onlyFromCache`, `waitForCache`).
+    package init(
+        source: Source, options: KingfisherParsedOptionsInfo, storesOriginal: Bool, progressBlock: DownloadProgressBlock?,
+        caller: RetrievalCaller
+    ) {
+        self.init(
+            source: source, processor: options.processor,
+            limits: RetrievalLimits(maxPixelCount: options.maxPixelCount, maxFrameCount: options.maxFrameCount),
+            serializer: options.cacheSerializer, scale: options.scaleFactor, expiration: options.diskCacheExpiration,
+            redirectHandler: options.redirectHandler, searchesTiers: !options.forceRefresh, fetchesSource: !options.onlyFromCache,
+            storesOriginal: storesOriginal, waitsForStores: options.waitForCache, progressBlock: progressBlock)
+        var caller = caller
+        caller.options = options
+        caller.options?.callbackQueue = .untouch
+        self.caller = caller
     }
 
     /// The key of the original in the original tiers: the source's cache key.
@@ -47,6 +92,7 @@ public struct RetrievalRequest: Sendable {
 
     /// The options the downloader and the processor read.
     func parsedOptions(downloader: ImageDownloader) -> KingfisherParsedOptionsInfo {
+        if let options = caller?.options { return options }
         var options = KingfisherParsedOptionsInfo(nil)
         options.downloader = downloader
         options.processor = processor

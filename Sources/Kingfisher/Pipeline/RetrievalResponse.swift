@@ -18,6 +18,8 @@ public struct RetrievalResponse: Sendable {
     public var networkMetrics: NetworkMetrics?
     /// The request's serializer, for ``data()``.
     let serializer: any CacheSerializer
+    /// Whether a fetched original could be stored (a `no-store` response could not).
+    package var originalMayBeStored = true
 
     /// The image as bytes, by the request's serializer (the default one encodes it in the
     /// original's format); `nil` when the serializer cannot make them.
