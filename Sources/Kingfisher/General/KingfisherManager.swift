@@ -307,7 +307,8 @@ public final class KingfisherManager: Sendable {
     /// options say.
     ///
     /// The pipeline starts on the calling thread (`Task.immediate`), so that a download has
-    /// started, and its task is this retrieval's, when `retrieveImage` returns.
+    /// started, and its task is this retrieval's, when `retrieveImage` returns; after its first
+    /// suspension it runs on `OffPoolExecutor`.
     func throughPipeline(
         _ source: Source, retrieval: ImageRetrieval, progressBlock: DownloadProgressBlock?, searchesOriginals: Bool,
         completion: @escaping Completion
@@ -342,8 +343,10 @@ public final class KingfisherManager: Sendable {
             } else {
                 ImageRetrieval.cancellation
             }
+        // Off the cooperative pool once it suspends: resuming after a download must not queue
+        // behind the decoding and processing that fill the pool's few threads.
         retrieval.started(
-            Task.immediate {
+            Task.immediate(executorPreference: OffPoolExecutor.shared) {
                 let response: RetrievalResponse
                 do throws(KingfisherError) {
                     response = try await pipeline.retrieve(request)
