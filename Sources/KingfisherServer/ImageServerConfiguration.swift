@@ -81,6 +81,10 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
     /// Put before every Redis key of the service, so that services can share a server.
     /// Default `kf:`.
     public var redisPrefix = "kf:"
+    /// How long connecting to Redis and a Redis command may take, when not the client's
+    /// defaults (500 ms each): not a setting of the file, for tests that run slowed down (under
+    /// a sanitizer). Default `nil`.
+    package var redisTimeout: Duration?
     /// Seconds a node's claim to make a result lives without renewal: the longest a node that
     /// died while making it delays the others. Default 5.
     public var leaseSeconds: TimeInterval = 5
@@ -199,7 +203,12 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
     func redisClientConfiguration(url: String) throws(ConfigurationError) -> RedisClient.Configuration {
         guard let parsed = URL(string: url) else { throw ConfigurationError(description: "redis: \(url) is not a URL") }
         do {
-            return try RedisClient.Configuration(url: parsed)
+            var client = try RedisClient.Configuration(url: parsed)
+            if let redisTimeout {
+                client.connectTimeout = redisTimeout
+                client.commandTimeout = redisTimeout
+            }
+            return client
         } catch {
             throw ConfigurationError(description: "redis: \(error.description)")
         }

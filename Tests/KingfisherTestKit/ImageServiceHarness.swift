@@ -115,6 +115,11 @@ package func testServiceConfiguration(directory: URL) -> ImageServerConfiguratio
     configuration.allowPrivateNetworks = true
     configuration.directory = directory.path
     configuration.name = "kf-serve-test"
+    if SanitizerAllowance.isActive {
+        // On two cores under a sanitizer, connecting to Redis on loopback can take over the
+        // client's default 500 ms; a node then works without Redis and a test of sharing fails.
+        configuration.redisTimeout = .milliseconds(500 * SanitizerAllowance.time)
+    }
     return configuration
 }
 

@@ -33,6 +33,7 @@ package final class RedisTestServer: Sendable {
     package var clientConfiguration: RedisClient.Configuration {
         var configuration = try! RedisClient.Configuration(url: url)
         configuration.commandTimeout = .milliseconds(Int64(1000 * SanitizerAllowance.time))
+        configuration.connectTimeout = .milliseconds(Int64(500 * SanitizerAllowance.time))
         configuration.retryInterval = .milliseconds(200)
         return configuration
     }
