@@ -36,9 +36,7 @@ extension ImageCache {
         let below = tiersBelowDisk.map { tier -> any CacheTier<Data> in
             RenamedKeysTier(
                 base: tier,
-                rename: { [diskStorage] key in
-                    diskStorage.cacheFileName(forKey: key.computedKey(with: ""), forcedExtension: forcedExtension)
-                },
+                rename: { [self] key in tierKey(forComputedKey: key.computedKey(with: ""), forcedExtension: forcedExtension) },
                 keepsSingleFlight: coordinatesFetches)
         }
         return [ImageCacheOriginalDiskTier(cache: self, options: options)] + below

@@ -19,7 +19,7 @@ struct ImageCacheOriginalDiskTier: CacheTier {
         let read: CallbackQueue = options.loadDiskFileSynchronously ? .untouch : .dispatch(cache.readQueue)
         return try await read.perform { () throws(KingfisherError) in
             try disk.value(
-                forKey: key.computedKey(with: ""), forcedExtension: options.forcedExtension,
+                forKey: Self.diskKey(key), forcedExtension: options.forcedExtension,
                 extendingExpiration: options.diskCacheAccessExtendingExpiration)
         }
     }
@@ -27,14 +27,17 @@ struct ImageCacheOriginalDiskTier: CacheTier {
     func put(_ value: Data, forKey key: String, expiration: StorageExpiration?) async throws {
         let (disk, forcedExtension) = (cache.diskStorage, options.forcedExtension)
         try await cache.ioQueue.perform { () throws(KingfisherError) in
-            try disk.store(value: value, forKey: key.computedKey(with: ""), expiration: expiration, forcedExtension: forcedExtension)
+            try disk.store(value: value, forKey: Self.diskKey(key), expiration: expiration, forcedExtension: forcedExtension)
         }
     }
 
     func remove(_ key: String) async throws {
         let (disk, forcedExtension) = (cache.diskStorage, options.forcedExtension)
         try await cache.ioQueue.perform { () throws in
-            try disk.remove(forKey: key.computedKey(with: ""), forcedExtension: forcedExtension)
+            try disk.remove(forKey: Self.diskKey(key), forcedExtension: forcedExtension)
         }
     }
+
+    /// The disk's key for an original: the source cache key with no processor identifier.
+    private static func diskKey(_ key: String) -> String { key.computedKey(with: "") }
 }

@@ -319,8 +319,8 @@ public final class KingfisherManager: Sendable {
         let originalCache = options.originalCache ?? targetCache
         let storesOriginal = options.cacheOriginalImage && !options.processor.identifier.isEmpty
         let recordsHTTP = options.httpCachePolicy == .followHeaders
-        var request = RetrievalRequest(
-            source: source, options: options, storesOriginal: storesOriginal,
+        let request = RetrievalRequest(
+            source: source, options: options, searchesTiers: searchesOriginals, storesOriginal: storesOriginal,
             progressBlock: callerProgress(progressBlock, retrieval: retrieval),
             caller: RetrievalCaller(
                 downloadStarted: { retrieval.started($0) },
@@ -328,7 +328,6 @@ public final class KingfisherManager: Sendable {
                     guard recordsHTTP, let response = loaded.response else { return true }
                     return self.keepRecord(of: response, requestTime: requestTime, forKey: source.cacheKey, options: options)
                 }))
-        request.searchesTiers = searchesOriginals
         let pipeline = RetrievalPipeline(
             originalTiers: searchesOriginals || storesOriginal
                 ? originalCache.originalTiers(options: options, coordinatesFetches: storesOriginal && !options.onlyFromCache) : [],

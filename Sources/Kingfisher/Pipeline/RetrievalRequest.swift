@@ -66,16 +66,17 @@ public struct RetrievalRequest: Sendable {
 
     /// A request made of a manager's parsed options: processed, downloaded and stored as they
     /// say (processor, serializer, scale, limits, creating options, request modifiers, disk
-    /// expiration, `forceRefresh`, `onlyFromCache`, `waitForCache`).
+    /// expiration, `onlyFromCache`, `waitForCache`). Whether tiers are searched and the
+    /// original stored is the manager's decision, made from more than these options.
     package init(
-        source: Source, options: KingfisherParsedOptionsInfo, storesOriginal: Bool, progressBlock: DownloadProgressBlock?,
-        caller: RetrievalCaller
+        source: Source, options: KingfisherParsedOptionsInfo, searchesTiers: Bool, storesOriginal: Bool,
+        progressBlock: DownloadProgressBlock?, caller: RetrievalCaller
     ) {
         self.init(
             source: source, processor: options.processor,
             limits: RetrievalLimits(maxPixelCount: options.maxPixelCount, maxFrameCount: options.maxFrameCount),
             serializer: options.cacheSerializer, scale: options.scaleFactor, expiration: options.diskCacheExpiration,
-            redirectHandler: options.redirectHandler, searchesTiers: !options.forceRefresh, fetchesSource: !options.onlyFromCache,
+            redirectHandler: options.redirectHandler, searchesTiers: searchesTiers, fetchesSource: !options.onlyFromCache,
             storesOriginal: storesOriginal, waitsForStores: options.waitForCache, progressBlock: progressBlock)
         var caller = caller
         caller.options = options
