@@ -3,6 +3,7 @@
 
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -36,9 +37,19 @@ public struct ImageServer: Service {
         let service = try ImageService(configuration: configuration, metrics: ServiceMetrics(), logger: logger)
         self.service = service
         let responder = ImageServiceResponder(service: service, logger: logger)
+        let metrics = service.metrics
+        let connections = ConnectionRegistry(limit: configuration.maxConnections) { metrics.openConnections.set(Int64($0)) }
+        let idleTimeout = TimeAmount.milliseconds(Int64(configuration.clientIdleTimeout * 1000))
+        let server = HTTPServerBuilder { responder in
+            ServiceConnectionChannel(http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout))) {
+                ConnectionRules(
+                    registry: connections, metrics: metrics, maxBodyBytes: configuration.maxRequestBodyBytes,
+                    retryAfter: configuration.retryAfter)
+            }
+        }
         application = Application(
             responder: responder,
-            server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.clientIdleTimeout * 1000)))),
+            server: server,
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: configuration.name),
@@ -53,6 +64,7 @@ public struct ImageServer: Service {
     ///   not an address of this machine, a port it may not bind).
     public func run() async throws {
         defer { service.shutdown() }
+        try OpenFileLimit.raise(toFit: configuration.maxConnections)
         do {
             try await application.run()
         } catch let error as IOError {

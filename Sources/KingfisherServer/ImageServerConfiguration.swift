@@ -74,6 +74,16 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
     /// Seconds a client connection may stay idle (or trickle a request head) before it is
     /// closed. Default 30.
     public var clientIdleTimeout: TimeInterval = 30
+    /// Client connections open at once. A connection past it takes the place of the one idle
+    /// the longest (between requests, or still sending its request's head), which is closed;
+    /// when every connection has a request in flight, it is answered `503` and closed. The
+    /// process's open-file limit is raised to fit it (up to the hard limit) when the service
+    /// starts. Default 4096.
+    public var maxConnections = 4096
+    /// Bytes of a request body read, and dropped, before the connection is closed: the service
+    /// takes no bodies (`405` for other methods, `413` for a `GET` with one) and closes the
+    /// connection after answering such a request. Default 65 536.
+    public var maxRequestBodyBytes = 65_536
     /// A Redis server (`redis://HOST[:PORT]`) shared by several nodes: results are kept there
     /// too, and a result no node has is made by one node while the others wait for it; `nil`:
     /// this node alone. Default `nil`.
@@ -131,6 +141,8 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         try require((1...100).contains(quality), "quality \(quality) is not 1…100")
         try require(maxAge >= 0, "max-age must be 0 or more")
         try require(retryAfter >= 0, "retry-after must be 0 or more")
+        try require(maxConnections >= 1, "max connections must be at least 1")
+        try require(maxRequestBodyBytes >= 0, "max request body bytes must be 0 or more")
         try require(memoryCacheBytes >= 0 && processedMemoryBytes >= 0 && diskCacheBytes >= 0, "cache sizes must be 0 or more")
         try require(diskCacheDays >= 1, "disk cache days must be at least 1")
         try require(maxRedirects >= 0 && maxProcessingSteps >= 1, "max redirects must be 0 or more, max processing steps at least 1")
@@ -194,6 +206,8 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         try read(.diskCacheBytes, into: &diskCacheBytes)
         try read(.diskCacheDays, into: &diskCacheDays)
         try read(.clientIdleTimeout, into: &clientIdleTimeout)
+        try read(.maxConnections, into: &maxConnections)
+        try read(.maxRequestBodyBytes, into: &maxRequestBodyBytes)
         try read(.redis, into: &redis)
         try read(.redisPrefix, into: &redisPrefix)
         try read(.leaseSeconds, into: &leaseSeconds)
@@ -226,6 +240,7 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         case processingSlots, queueLimit, retryAfter, maxConcurrentFetches, fetchTimeout, maxFetchDuration, maxRedirects
         case maxSourceBytes, maxSourcePixels, maxSourceFrames, maxProcessingSteps, quality, negotiatedFormats, maxAge
         case memoryCacheBytes, processedMemoryBytes, diskCacheBytes, diskCacheDays, clientIdleTimeout
+        case maxConnections, maxRequestBodyBytes
         case redis, redisPrefix, leaseSeconds
     }
 }

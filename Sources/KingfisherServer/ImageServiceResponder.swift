@@ -41,9 +41,6 @@ struct ImageServiceResponder: HTTPResponder {
             (response, level) = try await answer(request, context: context)
         } catch {
             response = Self.errorResponse(error)
-            // Ends the request's input, so Hummingbird stops reading what is left of its body and
-            // closes the connection once the answer is written.
-            if error.closes { context.channel.close(mode: .input, promise: nil) }
         }
         // Browsers must take every answer for what its Content-Type says (an error's text is
         // never sniffed into HTML).
@@ -66,13 +63,12 @@ struct ImageServiceResponder: HTTPResponder {
     private func answer(_ request: Request, context: Context) async throws(ServiceError) -> (Response, ServiceMetrics.ResultLevel?) {
         guard request.method == .get || request.method == .head else {
             throw ServiceError(
-                .methodNotAllowed, "\(request.method) is not served: use GET or HEAD", closes: false,
-                extraHeaders: [.allow: "GET, HEAD"])
+                .methodNotAllowed, "\(request.method) is not served: use GET or HEAD", extraHeaders: [.allow: "GET, HEAD"])
         }
-        // A body would be drained after the answer, each chunk restarting the idle timer: refuse
-        // it and close the connection instead.
+        // ConnectionRules closes the connection after a request with a body (read only up to
+        // its limit, never handed on).
         if request.headers[.transferEncoding] != nil || (request.headers[.contentLength].flatMap(Int.init) ?? 0) > 0 {
-            throw ServiceError(.contentTooLarge, "this service takes no request bodies", closes: true)
+            throw ServiceError(.contentTooLarge, "this service takes no request bodies")
         }
         let path = Substring(request.uri.path)
         guard path.utf8.count <= Self.maxPathLength else {
@@ -156,7 +152,6 @@ struct ImageServiceResponder: HTTPResponder {
     static func errorResponse(_ error: ServiceError) -> Response {
         var response = text(error.status, error.message)
         if let retryAfter = error.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
-        if error.closes { response.headers[.connection] = "close" }
         for (name, value) in error.extraHeaders { response.headers[name] = value }
         return response
     }

@@ -14,20 +14,17 @@ struct ServiceError: Error, Sendable {
     var message: String
     /// `Retry-After` seconds, for `503`.
     var retryAfter: Int?
-    /// Whether the connection closes after the answer (`Connection: close`).
-    var closes: Bool
     /// Headers the status calls for (`Allow` for `405`).
     var extraHeaders: [HTTPField.Name: String]
 
     init(
-        _ status: HTTPResponse.Status, _ message: String, retryAfter: Int? = nil, closes: Bool = false,
+        _ status: HTTPResponse.Status, _ message: String, retryAfter: Int? = nil,
         extraHeaders: [HTTPField.Name: String] = [:]
     ) {
         self.status = status
         // One line, whatever the underlying error printed.
         self.message = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         self.retryAfter = retryAfter
-        self.closes = closes
         self.extraHeaders = extraHeaders
     }
 }

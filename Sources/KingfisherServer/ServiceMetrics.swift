@@ -34,8 +34,11 @@ final class ServiceMetrics: Sendable {
     private let fetchFailures: Counter
     private let rejected: Counter
     private let processingRuns: Counter
+    private let connectionsClosedForRoom: Counter
+    private let connectionsRefused: Counter
     let queueDepth: Gauge
     let busySlots: Gauge
+    let openConnections: Gauge
 
     init() {
         latency = registry.makeDurationHistogram(
@@ -75,6 +78,17 @@ final class ServiceMetrics: Sendable {
         queueDepth = registry.makeGauge(
             descriptor: MetricNameDescriptor(
                 namespace: "kf", metricName: "queue_depth", unitName: "requests", helpText: "Requests waiting for a processing slot."))
+        openConnections = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "kf", metricName: "connections_open", unitName: "connections", helpText: "Client connections open."))
+        connectionsClosedForRoom = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "kf", metricName: "connections_closed_idle", unitName: "total",
+                helpText: "Idle client connections closed to make room for new ones (at the connection limit)."))
+        connectionsRefused = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "kf", metricName: "connections_refused", unitName: "total",
+                helpText: "Client connections answered 503 and closed: every connection had a request in flight."))
         busySlots = registry.makeGauge(
             descriptor: MetricNameDescriptor(
                 namespace: "kf", metricName: "processing_slots_busy", unitName: "slots", helpText: "Processing slots in use."))
@@ -107,6 +121,14 @@ final class ServiceMetrics: Sendable {
 
     func recordRejection() {
         rejected.increment()
+    }
+
+    func recordConnectionClosedForRoom() {
+        connectionsClosedForRoom.increment()
+    }
+
+    func recordConnectionRefused() {
+        connectionsRefused.increment()
     }
 
     /// The exposition text.

@@ -91,6 +91,13 @@ struct ServeCommand: AsyncParsableCommand {
     var clientIdleTimeout: Double?
     @Option(
         help:
+            "Client connections open at once; past it the longest-idle one is closed, or 503 if all are busy (default: \(defaults.maxConnections))."
+    )
+    var maxConnections: Int?
+    @Option(help: "Bytes of a request body read and dropped before the connection closes (default: \(defaults.maxRequestBodyBytes)).")
+    var maxRequestBodyBytes: Int?
+    @Option(
+        help:
             "A Redis server shared by several nodes, redis://HOST[:PORT]: results are kept there and each is made by one node (default: none)."
     )
     var redis: String?
@@ -170,6 +177,8 @@ struct ServeCommand: AsyncParsableCommand {
         set(diskCacheBytes, \.diskCacheBytes)
         set(diskCacheDays, \.diskCacheDays)
         set(clientIdleTimeout, \.clientIdleTimeout)
+        set(maxConnections, \.maxConnections)
+        set(maxRequestBodyBytes, \.maxRequestBodyBytes)
         if let redis { settings.redis = redis }
         set(redisPrefix, \.redisPrefix)
         set(leaseSeconds, \.leaseSeconds)

@@ -76,70 +76,135 @@ import Testing
             }
         }
     }
-}
 
-/// A blocking TCP connection to 127.0.0.1, for tests that must control every byte.
-struct LoopbackSocket {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    private let descriptor: Int32
-
-    init(port: Int) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket() failed") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            Glibc.close(descriptor)
-            throw Failure(description: "connect() to port \(port) failed")
-        }
-    }
-
-    func send(_ text: String) throws {
-        let bytes = Array(text.utf8)
-        let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard sent == bytes.count else { throw Failure(description: "send() failed") }
-    }
-
-    /// Whether the peer has closed the connection (a read returns end of file or a reset),
-    /// without waiting.
-    func isClosedByPeer() -> Bool {
-        var byte: UInt8 = 0
-        let received = recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT))
-        return received == 0 || (received < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
-    }
-
-    func close() {
-        Glibc.close(descriptor)
-    }
-
-    /// Everything the peer sends until it closes the connection, or until `timeout` seconds
-    /// pass; and whether it closed.
-    func receiveUntilClosed(timeout: Int) -> (text: String, closed: Bool) {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let deadline = ContinuousClock.now + .seconds(timeout)
-        while ContinuousClock.now < deadline {
-            // Waits for bytes or the close (poll), at most until the deadline.
-            let left = deadline - ContinuousClock.now
-            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
-            guard poll(&ready, 1, milliseconds) > 0 else { continue }
-            let received = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-            if received == 0 { return (String(decoding: bytes, as: UTF8.self), true) }
-            if received > 0 {
-                bytes += buffer[0..<received]
-            } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
-                return (String(decoding: bytes, as: UTF8.self), true)
+    /// A flood of idle connections cannot lock other clients out: past the limit, each new
+    /// connection takes the place of the one idle the longest.
+    @Test func idleConnectionsPastTheLimitMakeRoomForNewOnes() async throws {
+        try await withTemporaryDirectory { directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.maxConnections = 8
+            // Longer than the test waits: only the limit may close the idle connections.
+            configuration.clientIdleTimeout = 600
+            try await withImageService(configuration, reach: .socket) { service in
+                let port = service.port
+                let closed = try await offThePool { () -> Int in
+                    let idle = try (0..<40).map { _ in try LoopbackSocket(port: port) }
+                    defer { idle.forEach { $0.close() } }
+                    return LoopbackSocket.waitUntilClosed(idle, count: 32, timeout: 60)
+                }
+                #expect(closed >= 32, "only \(closed) of 40 idle connections were closed for room")
+                #expect(try await service.get("/healthz").status == 200)
+                let metrics = try await service.get("/metrics").text
+                #expect(metrics.contains("kf_connections_closed_idle_total"), "\(metrics)")
             }
         }
-        return (String(decoding: bytes, as: UTF8.self), false)
+    }
+
+    /// When every connection has a request in flight, a new one is answered 503 and closed.
+    @Test func aConnectionPastTheLimitOfBusyOnesIs503() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.maxConnections = 2
+            configuration.retryAfter = 3
+            configuration.fetchTimeout = 2
+            try await withImageService(configuration, reach: .socket) { service in
+                let port = service.port
+                let paths = (1...2).map { service.path(origin.url("/hang?n=\($0)"), "-") }
+                let busy = try paths.map { path in
+                    let socket = try LoopbackSocket(port: port)
+                    try socket.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    return socket
+                }
+                defer { busy.forEach { $0.close() } }
+                // Two sources, so that neither request joins the other's fetch.
+                try await origin.wait { ($0.requests["/hang"] ?? 0) == 2 }
+                let answer = try await offThePool { () -> (text: String, closed: Bool) in
+                    let socket = try LoopbackSocket(port: port)
+                    defer { socket.close() }
+                    return socket.receiveUntilClosed(timeout: 30)
+                }
+                #expect(answer.text.hasPrefix("HTTP/1.1 503"), "\(answer.text)")
+                #expect(answer.text.contains("Retry-After: 3"))
+                #expect(answer.text.contains("2 connections have requests in flight"))
+                #expect(answer.closed)
+            }
+        }
+    }
+
+    /// A client pushing a body is cut off after the limit, however much it sends.
+    @Test func aRequestBodyFloodIsCutAfterTheLimit() async throws {
+        try await withTemporaryDirectory { directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.maxRequestBodyBytes = 4096
+            try await withImageService(configuration, reach: .socket) { service in
+                let port = service.port
+                let outcome = try await offThePool { () -> (sent: Int, cutOff: Bool) in
+                    let socket = try LoopbackSocket(port: port)
+                    defer { socket.close() }
+                    try socket.send("POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10000000000\r\n\r\n")
+                    // Far more than loopback's socket buffers hold: only a closed connection stops it.
+                    return socket.sendUntilCutOff([UInt8](repeating: 0x61, count: 65_536), limit: 256 * 1024 * 1024)
+                }
+                #expect(outcome.cutOff, "the service read \(outcome.sent) bytes of body without closing")
+                #expect(try await service.get("/healthz").status == 200)
+            }
+        }
+    }
+
+    /// An HTTP/1.0 request without keep-alive ends its connection with the answer.
+    @Test func anHTTP10RequestWithoutKeepAliveClosesTheConnection() async throws {
+        try await withTemporaryDirectory { directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.clientIdleTimeout = 600
+            try await withImageService(configuration, reach: .socket) { service in
+                let port = service.port
+                let answer = try await offThePool { () -> (text: String, closed: Bool) in
+                    let socket = try LoopbackSocket(port: port)
+                    defer { socket.close() }
+                    try socket.send("GET /healthz HTTP/1.0\r\n\r\n")
+                    return socket.receiveUntilClosed(timeout: 60)
+                }
+                #expect(answer.text.hasPrefix("HTTP/1.1 200"), "\(answer.text)")
+                #expect(answer.text.lowercased().contains("connection: close"))
+                #expect(answer.closed, "the connection stayed open after an HTTP/1.0 answer")
+            }
+        }
+    }
+
+    /// Nothing sent after a request that ends the connection is served.
+    @Test func aRequestPipelinedAfterAClosingAnswerIsNotServed() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withImageService(testServiceConfiguration(directory: directory), reach: .socket) { service in
+                let port = service.port
+                let answer = try await offThePool { () -> (text: String, closed: Bool) in
+                    let socket = try LoopbackSocket(port: port)
+                    defer { socket.close() }
+                    try socket.send(
+                        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello"
+                            + "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    return socket.receiveUntilClosed(timeout: 60)
+                }
+                #expect(answer.text.hasPrefix("HTTP/1.1 413"), "\(answer.text)")
+                #expect(answer.text.components(separatedBy: "HTTP/1.1 ").count == 2, "one answer only: \(answer.text)")
+                #expect(answer.closed)
+            }
+        }
+    }
+
+    @Test func anHTTP11RequestWithoutHostIs400() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withImageService(testServiceConfiguration(directory: directory), reach: .socket) { service in
+                let port = service.port
+                let answer = try await offThePool { () -> (text: String, closed: Bool) in
+                    let socket = try LoopbackSocket(port: port)
+                    defer { socket.close() }
+                    try socket.send("GET /healthz HTTP/1.1\r\n\r\n")
+                    return socket.receiveUntilClosed(timeout: 60)
+                }
+                #expect(answer.text.hasPrefix("HTTP/1.1 400"), "\(answer.text)")
+                #expect(answer.text.hasSuffix("an HTTP/1.1 request must name its Host\n"))
+                #expect(answer.closed)
+            }
+        }
     }
 }
