@@ -89,7 +89,7 @@ import Testing
                 let port = service.port
                 let closed = try await offThePool { () -> Int in
                     let idle = try (0..<40).map { _ in try LoopbackSocket(port: port) }
-                    defer { idle.forEach { $0.close() } }
+                    defer { for socket in idle { socket.close() } }
                     return LoopbackSocket.waitUntilClosed(idle, count: 32, timeout: 60)
                 }
                 #expect(closed >= 32, "only \(closed) of 40 idle connections were closed for room")
@@ -115,7 +115,7 @@ import Testing
                     try socket.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                     return socket
                 }
-                defer { busy.forEach { $0.close() } }
+                defer { for socket in busy { socket.close() } }
                 // Two sources, so that neither request joins the other's fetch.
                 try await origin.wait { ($0.requests["/hang"] ?? 0) == 2 }
                 let answer = try await offThePool { () -> (text: String, closed: Bool) in
