@@ -2,6 +2,7 @@
 // Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
 import Foundation
+import Kingfisher
 
 /// Which format a request asked for: named by the URL's extension, or negotiated from `Accept`.
 ///
@@ -21,11 +22,38 @@ enum FormatChoice: Hashable, Sendable {
         return true
     }
 
-    /// The short name used in cache keys and the access log.
+    /// The short name used in cache keys. A negotiated format has its own (`accept-webp`): a
+    /// result too large for it is written in another format, which a URL naming the format
+    /// must not be answered with.
     var keyComponent: String {
         switch self {
-        case .named(let format), .negotiated(let format): return format.rawValue
+        case .named(let format): return format.rawValue
+        case .negotiated(let format): return "accept-" + format.rawValue
         case .sourceFormat: return "source"
+        }
+    }
+
+    /// The format to write a result of `width` x `height` in, from a source of `sourceFormat`:
+    /// the named format when it holds that size; the negotiated one when it does, else the
+    /// source's (a panorama too wide for WebP is still answered); the source's when that holds
+    /// it, else PNG, which holds any size.
+    ///
+    /// - Throws: `400` when the URL's extension names a format too small for the result.
+    func outputFormat(width: Int, height: Int, sourceFormat: ImageFileFormat, hasAlpha: Bool) throws(ServiceError) -> OutputFormat {
+        switch self {
+        case .named(let format):
+            guard format.holds(width: width, height: height) else {
+                throw ServiceError(
+                    .badRequest,
+                    "the result is \(width)x\(height), over the \(format.maxDimension ?? 0) pixels a side \(format.fileFormat.descriptor?.name ?? format.rawValue) holds: "
+                        + "ask for another format (png holds any size)")
+            }
+            return format
+        case .negotiated(let format) where format.holds(width: width, height: height):
+            return format
+        case .negotiated, .sourceFormat:
+            let matching = OutputFormat.matching(source: sourceFormat, hasAlpha: hasAlpha)
+            return matching.holds(width: width, height: height) ? matching : .png
         }
     }
 

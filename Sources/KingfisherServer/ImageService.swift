@@ -291,11 +291,8 @@ final class ImageService: Sendable {
             throw ServiceError.retrieving(source, failedWith: error)
         }
         let image = result.image
-        let format: OutputFormat
-        switch choice {
-        case .named(let named), .negotiated(let named): format = named
-        case .sourceFormat: format = .matching(source: image.format, hasAlpha: image.hasAlpha, encodable: \.canEncode)
-        }
+        let format = try choice.outputFormat(
+            width: image.pixelWidth, height: image.pixelHeight, sourceFormat: image.format, hasAlpha: image.hasAlpha)
         let served: ServedImage
         let quality = CGFloat(configuration.quality) / 100
         do {

@@ -61,6 +61,14 @@ public struct OutputFormat: RawRepresentable, Hashable, Sendable {
         return same
     }
 
+    /// The longest side the format holds, in pixels; `nil` when only memory limits it.
+    var maxDimension: Int? { fileFormat.descriptor?.maxEncodedDimension }
+
+    /// Whether the format can hold an image of `width` x `height` pixels.
+    func holds(width: Int, height: Int) -> Bool {
+        maxDimension.map { max(width, height) <= $0 } ?? true
+    }
+
     /// Whether this build can write the format: a 2x2 image is encoded once per format, the
     /// first time it is asked (libavif may come without an AV1 encoder).
     var canEncode: Bool {

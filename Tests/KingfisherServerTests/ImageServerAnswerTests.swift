@@ -55,6 +55,30 @@ import Testing
         }
     }
 
+    /// A format's largest side (WebP 16 383, JPEG 65 500, GIF 65 535): a negotiated or source
+    /// format that cannot hold the result gives way to one that can; a named one is a 400.
+    @Test func aResultTooLargeForItsFormatFallsBackOrIs400() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                let source = origin.url("/image/photo_baseline_420.jpg")
+                let panorama = try await service.get(service.path(source, "resize(16400x4,none)"), headers: [("Accept", "image/webp")])
+                #expect(panorama.status == 200, "\(panorama.text)")
+                #expect(panorama.header("Content-Type") == "image/jpeg", "WebP cannot hold 16 400 pixels: the source's format")
+                #expect(try KingfisherImage.decode(data: panorama.body).pixelWidth == 16400)
+                let tooWideForJPEG = try await service.get(service.path(source, "resize(65501x2,none)"))
+                #expect(tooWideForJPEG.header("Content-Type") == "image/png", "\(tooWideForJPEG.text)")
+                for (processing, format, limit) in [
+                    ("resize(16400x4,none)", OutputFormat.webp, "16383"), ("resize(65501x2,none)", .jpg, "65500"),
+                    ("resize(65536x2,none)", .gif, "65535"),
+                ] {
+                    let named = try await service.get(service.path(source, processing, format: format))
+                    #expect(named.status == 400, "\(format.rawValue): \(named.status) \(named.text)")
+                    #expect(named.text.contains("over the \(limit) pixels a side"), "\(named.text)")
+                }
+            }
+        }
+    }
+
     @Test func sourceFormatsTheServiceCannotWriteBecomeJPEGOrPNG() async throws {
         try await withTestHTTPServerAndDirectory { origin, directory in
             try await withImageService(testServiceConfiguration(directory: directory)) { service in

@@ -12,7 +12,8 @@ extension ImageFormatDescriptor {
     /// AVIF through libavif: a major brand `avif`/`avis`, or a generic HEIF one listing them.
     static let avif = ImageFormatDescriptor(
         format: .AVIF, name: "AVIF", mimeType: "image/avif", fileExtensions: ["avif"], supportsAlpha: true,
-        supportsAnimation: true, negotiationPriority: 0,
+        // AV1's 16-bit frame sizes.
+        supportsAnimation: true, maxEncodedDimension: 65_536, negotiationPriority: 0,
         detect: { head in
             guard let brands = BMFFBrands.of(head) else { return false }
             return ["avif", "avis"].contains(brands.major) || (BMFFBrands.isGeneric(brands) && BMFFBrands.listsAVIF(brands))

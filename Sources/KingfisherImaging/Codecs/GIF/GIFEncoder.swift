@@ -21,9 +21,6 @@ enum GIFEncoder {
             let message = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
             return .encodingFailed(format: format, detail: message)
         }
-        guard image.pixelWidth <= 65535, image.pixelHeight <= 65535 else {
-            throw ImageCodingError.encodingFailed(format: format, detail: "GIF is limited to 65535x65535 pixels")
-        }
         let sink = ByteSink()
         var openError: Int32 = 0
         let opened = EGifOpen(

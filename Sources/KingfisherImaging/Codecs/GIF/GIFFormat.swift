@@ -12,7 +12,8 @@ extension ImageFormatDescriptor {
     /// GIF through giflib; frames composited and read in order on demand.
     static let gif = ImageFormatDescriptor(
         format: .GIF, name: "GIF", mimeType: "image/gif", fileExtensions: ["gif"], supportsAlpha: true,
-        supportsAnimation: true, detect: { $0.starts(with: [0x47, 0x49, 0x46, 0x38]) },
+        // The logical screen's 16-bit sizes.
+        supportsAnimation: true, maxEncodedDimension: 65_535, detect: { $0.starts(with: [0x47, 0x49, 0x46, 0x38]) },
         decoder: .native { data, options, target in try GIFDecoder.decode(data, options: options, target: target) },
         encoder: { image, _, _ in
             // An unmodified GIF is written as it came: its palette and timing exactly.

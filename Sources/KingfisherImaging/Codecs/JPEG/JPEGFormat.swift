@@ -12,7 +12,8 @@ extension ImageFormatDescriptor {
     /// JPEG through libjpeg-turbo: DCT-scaled decoding to the size a processor needs.
     static let jpeg = ImageFormatDescriptor(
         format: .JPEG, name: "JPEG", mimeType: "image/jpeg", fileExtensions: ["jpg", "jpeg"], supportsAlpha: false,
-        supportsAnimation: false, detect: { $0.count >= 4 && $0.starts(with: [0xFF, 0xD8, 0xFF]) },
+        // libjpeg's JPEG_MAX_DIMENSION.
+        supportsAnimation: false, maxEncodedDimension: 65_500, detect: { $0.count >= 4 && $0.starts(with: [0xFF, 0xD8, 0xFF]) },
         decoder: .native { data, options, target in try data.withUnsafeBytes { try JPEGCodec.decode($0, options: options, target: target) }
         },
         encoder: { image, quality, _ in try JPEGCodec.encode(image, quality: quality) })
