@@ -39,13 +39,16 @@ struct SourcePolicy: Sendable {
         try await checkAddress(of: source, trusted: trustedPrivatePrefixes.contains { $0.contains(source) })
     }
 
-    /// Checks a URL a source redirected to. The prefixes apply to the source only (a CDN may
-    /// redirect elsewhere); the address rule applies to every hop, and a trusted private prefix
-    /// exempts a hop only when the source itself is trusted: any source may not redirect into
-    /// an internal origin.
+    /// Checks a URL a source redirected to. The prefixes and the address rule apply to every
+    /// hop (as imgproxy's allowed sources do: a redirect is no way out of them), and a trusted
+    /// private prefix exempts a hop only when the source itself is trusted: any source may not
+    /// redirect into an internal origin.
     func checkRedirect(to url: URL, from source: URL) async throws(Refusal) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw Refusal(description: "the source redirected to \(url.absoluteString.prefix(200)), which is not http or https")
+        }
+        if !allowedPrefixes.isEmpty, !allowedPrefixes.contains(where: { $0.contains(url) }) {
+            throw Refusal(description: "\(url.absoluteString.prefix(200)) is outside the allowed sources")
         }
         let trusted = trustedPrivatePrefixes.contains { $0.contains(source) } && trustedPrivatePrefixes.contains { $0.contains(url) }
         try await checkAddress(of: url, trusted: trusted)

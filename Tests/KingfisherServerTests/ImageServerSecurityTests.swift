@@ -101,6 +101,40 @@ import Testing
         }
     }
 
+    /// The allowed sources hold for every hop: a redirect is no way out of them.
+    @Test func aRedirectOutOfTheAllowedSourcesIsRefused() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.allowedSources = [origin.url("/redirect/").absoluteString]
+            try await withImageService(configuration) { service in
+                let answer = try await service.get(service.path(origin.url("/redirect/1/photo_baseline_420.jpg"), "resize(10x10)"))
+                #expect(answer.status == 403, "\(answer.text)")
+                #expect(answer.text.hasSuffix("/image/photo_baseline_420.jpg is outside the allowed sources\n"), "\(answer.text)")
+                #expect(origin.requests("/image/photo_baseline_420.jpg") == 0, "the redirect was not followed")
+            }
+            configuration.allowedSources.append(origin.url("/image/").absoluteString)
+            try await withImageService(configuration) { service in
+                let answer = try await service.get(service.path(origin.url("/redirect/1/photo_baseline_420.jpg"), "resize(10x10)"))
+                #expect(answer.status == 200, "a redirect within the allowed sources is followed: \(answer.text)")
+            }
+        }
+    }
+
+    /// A redirect to `file:`, `ftp:` or `gopher:` is refused as such, not taken for an empty image.
+    @Test func aRedirectLeavingHTTPIsRefusedAsSuch() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                for target in ["file:///etc/passwd", "ftp://127.0.0.1/a.png", "gopher://127.0.0.1:70/_x"] {
+                    var source = URLComponents(url: origin.url("/redirect-to"), resolvingAgainstBaseURL: false)!
+                    source.queryItems = [URLQueryItem(name: "location", value: target)]
+                    let answer = try await service.get(service.path(source.url!, "-"))
+                    #expect(answer.status == 403, "\(target): \(answer.status) \(answer.text)")
+                    #expect(answer.text.hasSuffix("\(target) is not an http or https URL with a host\n"), "\(answer.text)")
+                }
+            }
+        }
+    }
+
     @Test func prefixesMatchByPartsNotByText() throws {
         let images = try SourcePrefix("http://127.0.0.1:8080/images/")
         let bare = try SourcePrefix("http://internal:8080")

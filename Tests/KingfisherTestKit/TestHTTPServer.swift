@@ -19,7 +19,7 @@ import NIOSSL
 /// - `/slow/<fixture>?chunk=N&interval=ms`: the fixture in N-byte chunks, one per interval
 /// - `/status/<code>`: that status with a short text body
 /// - `/redirect/<n>/<fixture>`: n redirects, then the image; `/loop`: redirects to itself;
-///   `/unixredirect`: redirects to an `http+unix:` URL
+///   `/unixredirect`: redirects to an `http+unix:` URL; `/redirect-to?location=URL`: to `URL`
 /// - `/flaky/<n>/<fixture>`: 503 for the first n requests of that path, then the image
 /// - `/html`: an HTML error page with status 200; `/big`: a 64 MB body; `/hang`: never answers
 /// - faults: `/reset/<fixture>` half the body, then a TCP reset; `/overlong/<fixture>` a
@@ -237,6 +237,8 @@ package final class TestHTTPServer: Sendable {
                 } else {
                     send(200, data, context, path, contentType: "image/png")
                 }
+            case "redirect-to":
+                send(302, "", context, path, headers: ["Location": query["location"] ?? ""])
             case "unixredirect":
                 send(302, "", context, path, headers: ["Location": "http+unix://%2Fvar%2Frun%2Fdocker.sock/info"])
             case "loop":

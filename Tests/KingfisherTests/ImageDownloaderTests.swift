@@ -166,7 +166,12 @@ import Testing
     @Test func redirectsLeavingHTTPAreNotFollowed() async throws {
         try await withServer { server, downloader in
             let unix = await failure(downloader, server.url("/unixredirect"))
-            #expect(unix?.decodingFailure != nil, "the redirect itself is the answer: \(String(describing: unix))")
+            guard case .redirectRefused(_, let why)? = unix?.downloadFailure?.reason else {
+                Issue.record("\(String(describing: unix))")
+                return
+            }
+            #expect(why.hasPrefix("http+unix:"), "\(why)")
+            #expect(why.hasSuffix(" is not an http or https URL with a host"))
         }
     }
 

@@ -132,13 +132,20 @@ final class DownloadFetch: IdleTimed {
         }
     }
 
-    /// Why the response head is not acceptable: an invalid status (delegate, default
-    /// 200..<400) or an announced length over the limit.
+    /// Why the response head is not acceptable: a redirect out of http(s), an invalid status
+    /// (delegate, default 200..<400) or an announced length over the limit.
     private func refusal(
         of response: TransportResponse, expected: Int64,
         delegate: (any ImageDownloaderDelegate)?
     ) -> KingfisherError? {
         let code = response.statusCode
+        // Not followed, and its body is no image: said as what it is, not as an empty image.
+        if (300..<400).contains(code), let location = response.value(forHTTPHeaderField: "Location"),
+            let target = URL(string: location, relativeTo: response.url)?.absoluteURL, !Self.isFollowable(target)
+        {
+            return .redirectRefused(
+                url: operation.url, target: target, because: "\(target.absoluteString.prefix(200)) is not an http or https URL with a host")
+        }
         let valid = delegate?.isValidStatusCode(code, for: downloader) ?? (200..<400).contains(code)
         guard valid else { return .responseError(reason: .invalidHTTPStatusCode(response: response.httpURLResponse)) }
         if expected > Int64(limit) {
