@@ -93,6 +93,13 @@ final class ImageService: Sendable {
         // Originals live on disk only; processed images in memory only, so their memory is what
         // the setting says.
         let originalsOnDisk: DiskStorage.Backend<Data> = try diskStorage("originals")
+        // Each write holds the size limit from then on; what an earlier run left past a lower
+        // limit goes now, not at the first write or the hourly cleaning.
+        let resultDisk = self.resultDisk
+        DispatchQueue.global(qos: .utility).async {
+            _ = try? resultDisk.removeSizeExceededValues()
+            _ = try? originalsOnDisk.removeSizeExceededValues()
+        }
         let processedInMemory = MemoryStorage.Backend<KFCrossPlatformImage>(
             config: MemoryStorage.Config(totalCostLimit: configuration.processedMemoryBytes))
         var memoryConfig = MemoryStorage.Config(totalCostLimit: configuration.memoryCacheBytes)

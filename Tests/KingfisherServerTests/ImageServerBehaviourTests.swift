@@ -77,6 +77,31 @@ import Testing
         }
     }
 
+    /// The disk caches hold their size as each file is written, not only at the hourly cleaning.
+    @Test func theDiskCachesStayWithinTheirLimitAsTheyAreWritten() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.diskCacheBytes = 20_000
+            try await withImageService(configuration) { service in
+                for side in 10..<70 {
+                    let answer = try await service.get(service.path(origin.url("/image/photo_baseline_420.jpg"), "resize(\(side)x\(side))"))
+                    #expect(answer.status == 200)
+                }
+            }
+            var sizes: [String: [Int]] = [:]
+            let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])!
+            for case let file as URL in files where (try file.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
+                sizes[file.deletingLastPathComponent().lastPathComponent, default: []].append(
+                    try file.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0)
+            }
+            #expect(sizes.count == 2, "results and originals: \(sizes.keys)")
+            for (cache, files) in sizes {
+                #expect(files.reduce(0, +) <= 20_000 + files.max()!, "\(cache): \(files.count) files, \(files.reduce(0, +)) bytes")
+            }
+            #expect(sizes.values.map(\.count).max()! > 1)
+        }
+    }
+
     @Test func aFullQueueIsTurnedAwayWith503() async throws {
         try await withTestHTTPServerAndDirectory { origin, directory in
             var configuration = testServiceConfiguration(directory: directory)

@@ -192,18 +192,40 @@ import Testing
         }
     }
 
-    @Test func sizeCleaningRemovesLeastRecentlyAccessedDownToHalf() throws {
+    @Test func aWritePastTheSizeLimitRemovesLeastRecentlyAccessedDownToHalf() throws {
         try withTemporaryDirectory { directory in
             let clock = TestClock()
             let storage = makeStorage(directory, clock: clock) { $0.sizeLimit = 1000 }
-            for i in 0..<10 {
+            for i in 0..<6 {
                 try storage.store(value: Data(repeating: UInt8(i), count: 150), forKey: "k\(i)")
                 clock.advance(1)
             }
             _ = try storage.value(forKey: "k0")  // k0 becomes the most recently accessed
+            #expect(try storage.totalSize() == 900)
+            try storage.store(value: Data(repeating: 6, count: 150), forKey: "k6")
+            #expect(try storage.totalSize() == 450, "1050 bytes passed the limit: down to half of it")
+            #expect(!(1...4).contains { storage.isCached(forKey: "k\($0)") })
+            #expect(storage.isCached(forKey: "k0") && storage.isCached(forKey: "k5") && storage.isCached(forKey: "k6"))
+            for i in 7..<40 {
+                try storage.store(value: Data(repeating: UInt8(i), count: 150), forKey: "k\(i)")
+                #expect(try storage.totalSize() <= 1000, "never past the limit once a write is done")
+            }
+        }
+    }
+
+    @Test func sizeCleaningRemovesWhatOthersWrotePastTheLimit() throws {
+        try withTemporaryDirectory { directory in
+            let clock = TestClock()
+            let storage = makeStorage(directory, clock: clock) { $0.sizeLimit = 1000 }
+            // Another process's storage, without a limit, fills the same directory.
+            let other = makeStorage(directory, clock: clock) { $0.sizeLimit = 0 }
+            for i in 0..<10 {
+                try other.store(value: Data(repeating: UInt8(i), count: 150), forKey: "k\(i)")
+                clock.advance(1)
+            }
+            _ = try storage.value(forKey: "k0")
             #expect(try storage.totalSize() == 1500)
             let removed = Set(try storage.removeSizeExceededValues().map(\.lastPathComponent))
-            #expect(try storage.totalSize() <= 500)
             #expect(try storage.totalSize() == 450)
             #expect(removed == Set((1...7).map { storage.cacheFileName(forKey: "k\($0)") }))
             #expect(storage.isCached(forKey: "k0") && storage.isCached(forKey: "k9"))

@@ -37,6 +37,10 @@ public enum DiskStorage {
         let clock: @Sendable () -> Date
         /// Called with the removed files' names after each automatic cleaning that removed any.
         let onClean: Locked<(@Sendable ([String]) -> Void)?> = Locked(nil)
+        /// The bytes of the files, as this process last counted them plus what it wrote since
+        /// (never less than what it wrote: another file replaced or removed only makes it
+        /// high); `nil` until the first write under a size limit counts them.
+        private let sizeEstimate = Locked<UInt?>(nil)
 
         /// The latest expiration date written to a file: 2100-01-01.
         static var latestExpirationDate: Date { Date(timeIntervalSince1970: 4_102_444_800) }
@@ -141,8 +145,10 @@ public enum DiskStorage {
             } catch {
                 throw KingfisherError.cacheError(reason: .cannotConvertToData(object: String(describing: value), error: error))
             }
+            let replacedSize = config.sizeLimit > 0 ? AtomicCacheFile.status(url.path)?.size ?? 0 : 0
             do throws(AtomicFile.Failure) {
                 try AtomicCacheFile.write(data, to: url, lastAccess: now, expiration: expirationDate)
+                keepUnderSizeLimit(afterWriting: UInt(data.count), replacing: replacedSize)
             } catch {
                 switch error {
                 case .write(let error):
@@ -153,6 +159,24 @@ public enum DiskStorage {
                             filePath: url.path, attributes: ["lastAccess": now, "expiration": expirationDate], error: error))
                 }
             }
+        }
+
+        /// Holds the size limit as each file is written, not only at the next cleaning: once the
+        /// files this process knows of pass the limit, the least recently accessed are removed
+        /// down to half of it (as a cleaning does), so the directory never holds more than the
+        /// limit plus the file just written. Counting the files happens on the first write and
+        /// on each pass, which the halving makes rare.
+        private func keepUnderSizeLimit(afterWriting written: UInt, replacing replaced: UInt) {
+            let limit = config.sizeLimit
+            guard limit > 0 else { return }
+            let over = sizeEstimate.withLock { estimate -> Bool in
+                guard let known = estimate else { return true }
+                let updated = known - min(known, replaced) + written
+                estimate = updated
+                return updated > limit
+            }
+            guard over else { return }
+            _ = try? removeSizeExceededValues()
         }
 
         // MARK: Reading
@@ -251,6 +275,7 @@ public enum DiskStorage {
         public func removeAll() throws {
             try ensureReady()
             for entry in try entries() { unlink(entry.path) }
+            sizeEstimate.withLock { $0 = nil }
         }
 
         /// Removes expired files, and temporary files of interrupted writes older than
@@ -282,14 +307,16 @@ public enum DiskStorage {
             guard limit > 0 else { return [] }
             let files = try entries().filter { !$0.isTemporary }
             var total = files.reduce(UInt(0)) { $0 + $1.size }
-            guard total > limit else { return [] }
             var removed: [URL] = []
-            for file in files.sorted(by: { $0.lastAccess < $1.lastAccess }) where total > limit / 2 {
-                if AtomicCacheFile.removeIfUnchanged(file) {
-                    total -= min(total, file.size)
-                    removed.append(URL(fileURLWithPath: file.path))
+            if total > limit {
+                for file in files.sorted(by: { $0.lastAccess < $1.lastAccess }) where total > limit / 2 {
+                    if AtomicCacheFile.removeIfUnchanged(file) {
+                        total -= min(total, file.size)
+                        removed.append(URL(fileURLWithPath: file.path))
+                    }
                 }
             }
+            sizeEstimate.withLock { $0 = total }
             return removed
         }
 
@@ -330,8 +357,9 @@ public enum DiskStorage {
     public struct Config: Sendable {
         /// The storage's name; the last path component of its directory by default.
         public let name: String
-        /// The most bytes kept; 0 means no limit. Cleaning removes the least recently used
-        /// files down to half of it.
+        /// The most bytes kept; 0 means no limit. A write that takes the files past it, and a
+        /// cleaning that finds them past it, remove the least recently used files down to half
+        /// of it (Kingfisher checks it only when cleaning).
         public var sizeLimit: UInt
         /// The expiration of stored files. Default `.days(7)`.
         public var expiration: StorageExpiration = .days(7)
