@@ -243,9 +243,9 @@ final class ImageService: Sendable {
         let made: (ServedImage, ServiceMetrics.ResultLevel)
         do {
             let makeHere = { [self] in
-                try await slots.run { [self] in
-                    try await retrieveAndEncode(source: source, processor: processor, choice: choice)
-                }
+                let slot = RequestSlot(slots)
+                defer { slot.release() }
+                return try await retrieveAndEncode(source: source, processor: processor, choice: choice, slot: slot)
             }
             if let cluster {
                 var level = ServiceMetrics.ResultLevel.redis
@@ -276,9 +276,8 @@ final class ImageService: Sendable {
 
     private func retrieveAndEncode(
         source: URL, processor: ImageProcessorChain,
-        choice: FormatChoice
+        choice: FormatChoice, slot: RequestSlot
     ) async throws -> (ServedImage, ServiceMetrics.ResultLevel) {
-        // In the slot: resolving a host is work too, and slots bound how many lookups run.
         do {
             try await policy.checkAddress(of: source)
         } catch {
@@ -290,13 +289,19 @@ final class ImageService: Sendable {
         let request = RetrievalRequest(
             source: .network(KF.ImageResource(downloadURL: source)), processor: processor,
             limits: RetrievalLimits(maxPixelCount: configuration.maxSourcePixels, maxFrameCount: configuration.maxSourceFrames),
-            expiration: .days(configuration.diskCacheDays), redirectHandler: PolicyRedirects(policy: policy, source: source))
+            expiration: .days(configuration.diskCacheDays), redirectHandler: PolicyRedirects(policy: policy, source: source),
+            processingGate: slot)
         let result: RetrievalResponse
         do {
             result = try await pipeline.retrieve(request)
         } catch {
+            // Turned away by the slots (a full line), or cancelled: not the source's failure.
+            if let refusal = slot.refusal { throw refusal }
+            try Task.checkCancellation()
             throw ServiceError.retrieving(source, failedWith: error)
         }
+        // A processed image from memory still needs a slot for its encoding.
+        try await slot.hold()
         let image = result.image
         let format = try choice.outputFormat(
             width: image.pixelWidth, height: image.pixelHeight, sourceFormat: image.format, hasAlpha: image.hasAlpha)

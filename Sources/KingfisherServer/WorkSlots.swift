@@ -7,8 +7,7 @@ import Kingfisher
 /// line's length, callers are turned away at once (the service answers `503`).
 ///
 /// Waiting callers get slots in arrival order. A caller cancelled while waiting leaves the line
-/// (the service's callers are single-flight tasks, which run to the end even when their clients
-/// go away: their result is cached).
+/// (the service's callers are single-flight tasks, cancelled when no client waits for them).
 final class WorkSlots: Sendable {
     /// Thrown to a caller when every slot is taken and the line is full.
     struct Full: Error {}
@@ -41,22 +40,15 @@ final class WorkSlots: Sendable {
         state.withLock { onChange($0.line.count, slotCount - $0.free) }
     }
 
-    /// Runs `work` in a slot, waiting in line for one if need be.
-    ///
-    /// - Throws: ``Full`` when the line is full, `CancellationError` when cancelled in line, or
-    ///   what `work` throws.
-    func run<T: Sendable>(_ work: () async throws -> T) async throws -> T {
-        try await acquire()
-        defer { release() }
-        return try await work()
-    }
-
     /// Callers waiting for a slot.
     var waiting: Int { state.withLock { $0.line.count } }
     /// Slots in use.
     var busy: Int { state.withLock { slotCount - $0.free } }
 
-    private func acquire() async throws {
+    /// Takes a slot, waiting in line for one if need be; ``release()`` gives it back.
+    ///
+    /// - Throws: ``Full`` when the line is full, `CancellationError` when cancelled in line.
+    func acquire() async throws {
         enum Decision {
             case run
             case wait(UInt64)
@@ -96,7 +88,8 @@ final class WorkSlots: Sendable {
         }
     }
 
-    private func release() {
+    /// Gives back a slot ``acquire()`` took.
+    func release() {
         let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             guard !state.line.isEmpty else {
                 state.free += 1

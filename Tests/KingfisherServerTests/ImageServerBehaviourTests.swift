@@ -108,22 +108,52 @@ import Testing
             configuration.processingSlots = 1
             configuration.queueLimit = 1
             configuration.retryAfter = 7
-            // The source never answers: the first request holds the one slot until its fetch
-            // times out, however slow the machine, and the second waits in line meanwhile.
-            configuration.fetchTimeout = 10
             try await withImageService(configuration) { service in
-                @Sendable func hanging(_ n: Int) -> String { service.path(origin.url("/hang"), "resize(\(10 + n)x10)") }
-                async let first = service.get(hanging(1))
-                try await service.waitForSlots { $0.busy == 1 }
-                async let second = service.get(hanging(2))
+                // The test holds the one slot: the first request waits in line, the second is turned away.
+                try await service.slots.take()
+                let source = origin.url("/image/photo_baseline_420.jpg")
+                async let first = service.get(service.path(source, "resize(11x10)"))
                 try await service.waitForSlots { $0.waiting == 1 }
-                let third = try await service.get(hanging(3))
-                #expect(third.status == 503)
-                #expect(third.header("Retry-After") == "7")
-                #expect(third.text.contains("busy"))
+                let second = try await service.get(service.path(source, "resize(12x10)"))
+                #expect(second.status == 503)
+                #expect(second.header("Retry-After") == "7")
+                #expect(second.text.contains("busy"))
                 #expect(try await service.get("/metrics").text.contains("kf_queue_rejections_total 1"))
-                #expect(try await first.status == 504)
-                #expect(try await second.status == 504)
+                service.slots.giveBack()
+                #expect(try await first.status == 200)
+            }
+        }
+    }
+
+    /// Fetching holds no processing slot: a source that never answers delays only its own request.
+    @Test func aHangingSourceHoldsNoSlot() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.processingSlots = 1
+            configuration.queueLimit = 0
+            configuration.fetchTimeout = 2
+            try await withImageService(configuration) { service in
+                async let hanging = service.get(service.path(origin.url("/hang"), "resize(10x10)"))
+                try await origin.wait { ($0.requests["/hang"] ?? 0) == 1 }
+                let other = try await service.get(service.path(origin.url("/image/photo_baseline_420.jpg"), "resize(10x10)"))
+                #expect(other.status == 200, "\(other.text)")
+                #expect(try await hanging.status == 504)
+            }
+        }
+    }
+
+    /// A client that goes away cancels the work only it waited for: here its source's fetch.
+    @Test(.timeLimit(.minutes(1))) func aClientGoingAwayCancelsItsFetch() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.fetchTimeout = 600
+            try await withImageService(configuration, reach: .socket) { service in
+                let path = service.path(origin.url("/hang"), "resize(10x10)")
+                let socket = try LoopbackSocket(port: service.port)
+                try socket.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                try await origin.wait { ($0.requests["/hang"] ?? 0) == 1 }
+                socket.close()
+                try await origin.wait { ($0.aborted["/hang"] ?? 0) == 1 }
             }
         }
     }

@@ -38,12 +38,12 @@ package struct ImageServiceUnderTest: Sendable {
     /// Sends one request.
     private let send:
         @Sendable (_ path: String, _ headers: [(String, String)], _ method: HTTPMethod, _ body: String?) async throws -> Answer
-    /// The processing slots as the service last reported them.
-    package let slots: WaitableState<(waiting: Int, busy: Int)>
+    /// The processing slots: as the service last reported them, and taken by the test itself.
+    package let slots: ObservedSlots
 
     /// Returns once the slots are as `condition` wants (requests waiting, slots busy).
     package func waitForSlots(_ condition: @escaping @Sendable ((waiting: Int, busy: Int)) -> Bool) async throws {
-        _ = try await slots.wait(until: condition)
+        _ = try await slots.state.wait(until: condition)
     }
 
     /// One answer: status, headers and body.
@@ -66,7 +66,7 @@ package struct ImageServiceUnderTest: Sendable {
     }
 
     /// A service reached over a socket, through `client`.
-    init(port: Int, configuration: ImageServerConfiguration, client: HTTPClient, slots: WaitableState<(waiting: Int, busy: Int)>) {
+    init(port: Int, configuration: ImageServerConfiguration, client: HTTPClient, slots: ObservedSlots) {
         socketPort = port
         self.configuration = configuration
         self.slots = slots
@@ -82,7 +82,7 @@ package struct ImageServiceUnderTest: Sendable {
     }
 
     /// A service reached through its responder by Hummingbird's test `client`.
-    init(configuration: ImageServerConfiguration, client: any TestClientProtocol, slots: WaitableState<(waiting: Int, busy: Int)>) {
+    init(configuration: ImageServerConfiguration, client: any TestClientProtocol, slots: ObservedSlots) {
         socketPort = nil
         self.configuration = configuration
         self.slots = slots
@@ -123,10 +123,28 @@ package func testServiceConfiguration(directory: URL) -> ImageServerConfiguratio
     return configuration
 }
 
+/// A service's processing slots, as a test sees and drives them.
+package struct ObservedSlots: Sendable {
+    /// The counts (requests waiting, slots busy) as the service last reported them.
+    package let state = WaitableState<(waiting: Int, busy: Int)>((0, 0))
+    /// Takes a slot as a request does, waiting in line if need be (or throwing at a full line).
+    package let take: @Sendable () async throws -> Void
+    /// Gives back a slot ``take`` took.
+    package let giveBack: @Sendable () -> Void
+
+    init(_ server: ImageServer) {
+        let state = self.state
+        server.service.slotsObserver.withLock { $0 = { waiting, busy in state.update { $0 = (waiting, busy) } } }
+        let slots = server.service.slots
+        take = { try await slots.acquire() }
+        giveBack = { slots.release() }
+    }
+}
+
 /// An ``ImageServer`` running in a `ServiceGroup` on a free port, and how to stop it.
 package struct StartedImageService {
     package let port: Int
-    package let slots: WaitableState<(waiting: Int, busy: Int)>
+    package let slots: ObservedSlots
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
@@ -135,8 +153,7 @@ package struct StartedImageService {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let logger = Logger(label: "kf-serve-test", factory: { _ in SwiftLogNoOpLogHandler() })
         let server = try ImageServer(configuration: configuration, logger: logger) { port in continuation.yield(port) }
-        let slots = WaitableState<(waiting: Int, busy: Int)>((0, 0))
-        server.service.slotsObserver.withLock { $0 = { waiting, busy in slots.update { $0 = (waiting, busy) } } }
+        let slots = ObservedSlots(server)
         let group = ServiceGroup(configuration: .init(services: [server], logger: logger))
         let running = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
@@ -163,8 +180,7 @@ package func withImageService<T: Sendable>(
     if reach == .router {
         let logger = Logger(label: "kf-serve-test", factory: { _ in SwiftLogNoOpLogHandler() })
         let server = try ImageServer(configuration: configuration, logger: logger)
-        let slots = WaitableState<(waiting: Int, busy: Int)>((0, 0))
-        server.service.slotsObserver.withLock { $0 = { waiting, busy in slots.update { $0 = (waiting, busy) } } }
+        let slots = ObservedSlots(server)
         defer { server.service.shutdown() }
         return try await server.application.test(.router) { client in
             try await body(ImageServiceUnderTest(configuration: configuration, client: client, slots: slots))

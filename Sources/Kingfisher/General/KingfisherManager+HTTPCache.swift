@@ -40,6 +40,9 @@ extension KingfisherManager {
                     forKey: key, options: options)
                 self.fromCacheOrSource(
                     source, retrieval: retrieval, progressBlock: progressBlock, httpChecked: true, completion: completion)
+            case .success(.fetched(_, let body)):
+                // Not asked for (this download decodes): a status without an image.
+                completion(.failure(.responseError(reason: .invalidHTTPStatusCode(response: body.response.httpURLResponse))))
             case .success(.downloaded(let loaded, let response)):
                 self.cacheDownloaded(
                     loaded, response: response, requestTime: requestTime, source: source, retrieval: retrieval,

@@ -16,15 +16,18 @@ final class DownloadOperation: Sendable {
         let task: DownloadTask
         let options: KingfisherParsedOptionsInfo
         let progress: DownloadProgressBlock?
+        /// Whether the caller takes the bytes undecoded (``Outcome/fetched(_:_:)``).
+        let takesData: Bool
         let completion: @Sendable (Result<Outcome, KingfisherError>) -> Void
 
         init(
-            task: DownloadTask, options: KingfisherParsedOptionsInfo, progress: DownloadProgressBlock?,
+            task: DownloadTask, options: KingfisherParsedOptionsInfo, progress: DownloadProgressBlock?, takesData: Bool = false,
             completion: @escaping @Sendable (Result<Outcome, KingfisherError>) -> Void
         ) {
             self.task = task
             self.options = options
             self.progress = progress
+            self.takesData = takesData
             self.completion = completion
         }
     }
@@ -35,6 +38,9 @@ final class DownloadOperation: Sendable {
         case downloaded(ImageLoadingResult, TransportResponse)
         /// The origin answered a conditional request with `304 Not Modified`.
         case notModified(TransportResponse)
+        /// The body undecoded (after the delegate's data hook), for a caller that decodes it
+        /// itself, and the response it came in.
+        case fetched(Data, DownloadFetch.Body)
 
         /// The downloaded image and its response, for a plain (unconditional) download, which
         /// is never answered "not modified": a `304` there is a status without an image.
@@ -43,6 +49,8 @@ final class DownloadOperation: Sendable {
             case .downloaded(let result, let response): return .success((result, response))
             case .notModified(let response):
                 return .failure(.responseError(reason: .invalidHTTPStatusCode(response: response.httpURLResponse)))
+            case .fetched(_, let body):
+                return .failure(.responseError(reason: .invalidHTTPStatusCode(response: body.response.httpURLResponse)))
             }
         }
     }
@@ -202,7 +210,9 @@ final class DownloadOperation: Sendable {
                 for caller in callers { caller.options.callbackQueue.execute { caller.completion(.failure(error)) } }
                 return
             }
-            deliver(data, body: body, response: response, to: callers)
+            let takingData = callers.filter(\.takesData)
+            for caller in takingData { caller.options.callbackQueue.execute { caller.completion(.success(.fetched(data, body))) } }
+            if takingData.count < callers.count { deliver(data, body: body, response: response, to: callers.filter { !$0.takesData }) }
         }
     }
 

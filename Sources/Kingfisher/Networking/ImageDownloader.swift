@@ -220,7 +220,7 @@ open class ImageDownloader: @unchecked Sendable {
     @discardableResult
     func download(
         _ url: URL, options: KingfisherParsedOptionsInfo, validators: HTTPValidators?,
-        progressBlock: DownloadProgressBlock? = nil,
+        progressBlock: DownloadProgressBlock? = nil, takesData: Bool = false,
         completion: @escaping @Sendable (Result<DownloadOperation.Outcome, KingfisherError>) -> Void
     ) -> DownloadTask {
         let token = registry.withLock { registry -> Int in
@@ -234,19 +234,21 @@ open class ImageDownloader: @unchecked Sendable {
             if let synchronous = modifier as? any ImageDownloadRequestModifier {
                 enqueue(
                     synchronous.modified(for: request), validators: validators, task: task, options: options, progress: progressBlock,
-                    completion: completion)
+                    takesData: takesData, completion: completion)
                 modifier.onDownloadTaskStarted?(task)
             } else {
                 OffPoolExecutor.task {
                     let modified = await modifier.modified(for: request)
                     self.enqueue(
                         modified, validators: validators, task: task, options: options, progress: progressBlock,
-                        completion: completion)
+                        takesData: takesData, completion: completion)
                     modifier.onDownloadTaskStarted?(task)
                 }
             }
         } else {
-            enqueue(request, validators: validators, task: task, options: options, progress: progressBlock, completion: completion)
+            enqueue(
+                request, validators: validators, task: task, options: options, progress: progressBlock, takesData: takesData,
+                completion: completion)
         }
         return task
     }
@@ -283,7 +285,7 @@ open class ImageDownloader: @unchecked Sendable {
 
     private func enqueue(
         _ request: URLRequest?, validators: HTTPValidators?, task: DownloadTask, options: KingfisherParsedOptionsInfo,
-        progress: DownloadProgressBlock?,
+        progress: DownloadProgressBlock?, takesData: Bool,
         completion: @escaping @Sendable (Result<DownloadOperation.Outcome, KingfisherError>) -> Void
     ) {
         func fail(_ error: KingfisherError) { options.callbackQueue.execute { completion(.failure(error)) } }
@@ -292,7 +294,8 @@ open class ImageDownloader: @unchecked Sendable {
             return fail(.requestError(reason: .invalidURL(request: request)))
         }
         validators?.apply(to: &request)
-        let caller = DownloadOperation.Caller(task: task, options: options, progress: progress, completion: completion)
+        let caller = DownloadOperation.Caller(
+            task: task, options: options, progress: progress, takesData: takesData, completion: completion)
         let key = OperationKey(url: url, validators: validators)
         let (operation, isNew, raised) = registry.withLock { registry -> (DownloadOperation, Bool, Bool) in
             if let existing = registry.operations[key], let raised = existing.add(caller) { return (existing, false, raised) }

@@ -62,7 +62,8 @@ public struct RetrievalPipeline: Sendable {
                 try Self.checkCancellation()
                 guard let data = try? await tier.get(request.originalKey) else { continue }
                 progress.lookupEnded()
-                guard let image = try await processedOriginal(data, options: options, progress: &progress) else { continue }
+                guard let image = try await processedOriginal(data, options: options, gate: request.processingGate, progress: &progress)
+                else { continue }
                 await keep(original: data, in: originalTiers.prefix(index), processed: image, request: request)
                 return progress.response(image: image, original: data, answeredBy: .originalTier(tier.name))
             }
@@ -123,7 +124,8 @@ public struct RetrievalPipeline: Sendable {
             return progress.response(fetched)
         case .stored(let data):
             progress.timings.fetch = waitStarted.duration(to: .now)
-            guard let image = try await processedOriginal(data, options: options, progress: &progress) else {
+            guard let image = try await processedOriginal(data, options: options, gate: request.processingGate, progress: &progress)
+            else {
                 // What the other process stored does not decode here: fetch it for this one.
                 return progress.response(try await fetchAndKeep(request, options: options).fetched)
             }
@@ -149,6 +151,9 @@ public struct RetrievalPipeline: Sendable {
         let started = ContinuousClock.now
         switch request.source {
         case .network(let resource):
+            if let gate = request.processingGate {
+                return try await fetchThenProcess(resource.downloadURL, options: options, gate: gate, request)
+            }
             let loaded: ImageLoadingResult
             let requestTime = Date()
             let (progressBlock, downloadStarted) = (request.progressBlock, request.caller?.downloadStarted)
@@ -182,17 +187,64 @@ public struct RetrievalPipeline: Sendable {
             }
             let loaded = ContinuousClock.now
             try Self.checkCancellation()
-            let (image, processing) = try await process(data, options: options)
+            let (image, processing) = try await process(data, options: options, gate: request.processingGate)
             return Fetched(image: image, data: data, metrics: nil, fetch: started.duration(to: loaded), processing: processing)
+        }
+    }
+
+    /// Downloads `url`'s bytes undecoded, then decodes and processes them in the gate's turn.
+    private func fetchThenProcess(
+        _ url: URL, options: KingfisherParsedOptionsInfo, gate: any RetrievalProcessingGate, _ request: RetrievalRequest
+    ) async throws(KingfisherError) -> Fetched {
+        let started = ContinuousClock.now
+        let requestTime = Date()
+        let (progressBlock, downloadStarted) = (request.progressBlock, request.caller?.downloadStarted)
+        let body: DownloadFetch.Body
+        do {
+            body = try await withCancellableWork(
+                start: { (completion: @escaping @Sendable (Result<DownloadFetch.Body, KingfisherError>) -> Void) -> DownloadTask? in
+                    let task = downloader.download(url, options: options, validators: nil, progressBlock: progressBlock, takesData: true) {
+                        completion($0.flatMap(Self.fetchedBody))
+                    }
+                    downloadStarted?(task)
+                    return task
+                }, cancel: { $0.cancel() })
+        } catch let error as KingfisherError {
+            throw error
+        } catch {
+            throw .requestError(reason: .asyncTaskContextCancelled)
+        }
+        let fetch = started.duration(to: .now)
+        try Self.checkCancellation()
+        let image: KFCrossPlatformImage
+        let processing: Duration
+        do {
+            (image, processing) = try await process(body.data, options: options, gate: gate)
+        } catch {
+            throw error.downloaded(from: url, contentType: body.response.value(forHTTPHeaderField: "Content-Type"))
+        }
+        let loaded = ImageLoadingResult(image: image, url: url, originalData: body.data, metrics: body.metrics).carrying(body.response)
+        return Fetched(
+            image: image, data: body.data, metrics: body.metrics, fetch: fetch, processing: processing,
+            mayBeStored: request.caller?.mayStoreFetched?(loaded, requestTime) ?? true)
+    }
+
+    /// The body of a download that took its bytes undecoded.
+    private static func fetchedBody(_ outcome: DownloadOperation.Outcome) -> Result<DownloadFetch.Body, KingfisherError> {
+        switch outcome {
+        case .fetched(_, let body): return .success(body)
+        // Not asked for (this download takes bytes): a status without an image.
+        case .downloaded(_, let response), .notModified(let response):
+            return .failure(.responseError(reason: .invalidHTTPStatusCode(response: response.httpURLResponse)))
         }
     }
 
     /// `data` from a tier, processed; `nil` when it is not a usable image (a miss).
     private func processedOriginal(
-        _ data: Data, options: KingfisherParsedOptionsInfo, progress: inout Progress
+        _ data: Data, options: KingfisherParsedOptionsInfo, gate: (any RetrievalProcessingGate)?, progress: inout Progress
     ) async throws(KingfisherError) -> KFCrossPlatformImage? {
         do {
-            let (image, processing) = try await process(data, options: options)
+            let (image, processing) = try await process(data, options: options, gate: gate)
             progress.timings.processing = processing
             return image
         } catch {
@@ -205,11 +257,18 @@ public struct RetrievalPipeline: Sendable {
         }
     }
 
-    /// `data` decoded and processed on ``processingQueue`` (or the options' own), and how long
-    /// that took.
+    /// `data` decoded and processed on ``processingQueue`` (or the options' own), in the gate's
+    /// turn when there is one, and how long that took (the wait for the turn not counted).
     private func process(
-        _ data: Data, options: KingfisherParsedOptionsInfo
+        _ data: Data, options: KingfisherParsedOptionsInfo, gate: (any RetrievalProcessingGate)?
     ) async throws(KingfisherError) -> (KFCrossPlatformImage, Duration) {
+        var leave: (@Sendable () -> Void)?
+        if let gate {
+            guard let turn = await gate.enter() else { throw .requestError(reason: .asyncTaskContextCancelled) }
+            leave = turn
+        }
+        defer { leave?() }
+        try Self.checkCancellation()
         let started = ContinuousClock.now
         let queue = options.processingQueue ?? .dispatch(processingQueue)
         let image = try await queue.perform { () throws(KingfisherError) in

@@ -39,6 +39,9 @@ public struct RetrievalRequest: Sendable {
     public var waitsForStores: Bool
     /// Told how much of the source has been downloaded, on the downloader's queue. Default `nil`.
     public var progressBlock: DownloadProgressBlock?
+    /// Where decoding and processing wait their turn, so that fetching holds no turn. Default
+    /// `nil`: the downloader decodes as the body ends.
+    public var processingGate: (any RetrievalProcessingGate)?
     /// What a ``KingfisherManager`` adds: its options, and hooks for its download task and its
     /// HTTP caching.
     package var caller: RetrievalCaller?
@@ -48,7 +51,8 @@ public struct RetrievalRequest: Sendable {
         source: Source, processor: any ImageProcessor = DefaultImageProcessor.default, limits: RetrievalLimits = RetrievalLimits(),
         serializer: any CacheSerializer = DefaultCacheSerializer.default, scale: CGFloat = 1, expiration: StorageExpiration? = nil,
         redirectHandler: (any ImageDownloadRedirectHandler)? = nil, searchesTiers: Bool = true, fetchesSource: Bool = true,
-        storesOriginal: Bool = true, waitsForStores: Bool = true, progressBlock: DownloadProgressBlock? = nil
+        storesOriginal: Bool = true, waitsForStores: Bool = true, progressBlock: DownloadProgressBlock? = nil,
+        processingGate: (any RetrievalProcessingGate)? = nil
     ) {
         self.source = source
         self.processor = processor
@@ -62,6 +66,7 @@ public struct RetrievalRequest: Sendable {
         self.storesOriginal = storesOriginal
         self.waitsForStores = waitsForStores
         self.progressBlock = progressBlock
+        self.processingGate = processingGate
     }
 
     /// A request made of a manager's parsed options: processed, downloaded and stored as they

@@ -15,7 +15,9 @@ import NIOHTTP1
 /// - a body is never handed on: it is read and dropped up to `maxBodyBytes` (so that a client
 ///   writing a small body before it reads sees the answer rather than a reset), then the
 ///   connection closes; it closes at the latest ``lingerTime`` after the answer;
-/// - an HTTP/1.1 request without `Host` is answered `400` and the connection closed.
+/// - an HTTP/1.1 request without `Host` is answered `400` and the connection closed;
+/// - a client that closes its side has gone away: the connection closes, and its request is
+///   cancelled.
 final class ConnectionRules: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -69,6 +71,17 @@ final class ConnectionRules: ChannelDuplexHandler, RemovableChannelHandler {
         id = nil
         linger?.cancel()
         context.fireChannelInactive()
+    }
+
+    /// A client that shuts its side has gone away, as Go's server takes it: the connection
+    /// closes, which cancels the request it was waiting for (Hummingbird keeps half-closed
+    /// connections open until their answer, which nobody would read).
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     private func admit(context: ChannelHandlerContext) {

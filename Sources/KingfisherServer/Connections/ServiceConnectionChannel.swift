@@ -7,7 +7,7 @@ import NIOCore
 import NIOHTTP1
 
 /// A client connection of the service: Hummingbird's HTTP/1 channel, with ``ConnectionRules``
-/// right after NIO's HTTP/1 parser.
+/// right after NIO's HTTP/1 parser, whose requests are cancelled when the client goes away.
 struct ServiceConnectionChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
@@ -23,7 +23,15 @@ struct ServiceConnectionChannel: ServerChildChannel {
         }
     }
 
+    /// Serves the connection's requests in a task of their own, cancelled when the connection
+    /// closes: a client that goes away mid-request cancels the work only it waits for.
     func handle(value: Value, logger: Logger) async {
-        await http1.handle(value: value, logger: logger)
+        let requests = Task { await http1.handle(value: value, logger: logger) }
+        value.channel.closeFuture.whenComplete { _ in requests.cancel() }
+        await withTaskCancellationHandler {
+            await requests.value
+        } onCancel: {
+            requests.cancel()
+        }
     }
 }
