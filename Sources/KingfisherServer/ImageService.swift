@@ -43,6 +43,8 @@ final class ImageService: Sendable {
     let negotiable: [OutputFormat]
     private let downloadEvents: DownloadEvents
     private let logger: Logger
+    /// Results that cannot be kept on disk (full, read-only) warn once a minute, not per request.
+    private let diskWarnings = WarningThrottle()
 
     /// What an image request was answered with.
     struct Answer {
@@ -269,7 +271,12 @@ final class ImageService: Sendable {
             try resultDisk.store(value: made.0, forKey: key)
         } catch {
             // Served from memory all the same; the disk cache may be full or unwritable.
-            logger.warning("cannot keep the result of \(source.absoluteString.prefix(300)) on disk: \(error)")
+            if let leftOut = diskWarnings.admit() {
+                let since = leftOut > 0 ? " (and \(leftOut) more results since the last warning)" : ""
+                logger.warning(
+                    "cannot keep the result of \(ServiceError.printable(String(source.absoluteString.prefix(300)))) on disk: \(error)\(since)"
+                )
+            }
         }
         return made
     }

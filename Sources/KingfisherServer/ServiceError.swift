@@ -22,14 +22,35 @@ struct ServiceError: Error, Sendable {
         extraHeaders: [HTTPField.Name: String] = [:]
     ) {
         self.status = status
-        // One line, whatever the underlying error printed.
-        self.message = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        // One printable line, whatever the underlying error printed: a decoded source URL may
+        // hold any bytes, and control characters are written as escapes.
+        let line = message.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        self.message = Self.printable(line)
         self.retryAfter = retryAfter
         self.extraHeaders = extraHeaders
     }
 }
 
 extension ServiceError {
+    /// `text` with each control character (C0, DEL, C1) and line or paragraph separator as
+    /// `\u{…}`.
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                escaped += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+
     /// The answer for a retrieval of `source` that failed with `error`.
     static func retrieving(_ source: URL, failedWith error: KingfisherError) -> ServiceError {
         let url = source.absoluteString.prefix(300)

@@ -11,25 +11,9 @@ import Testing
 @Suite struct KFServeCommandTests {
     @Test func serveAnswersThenStopsGracefullyOnSIGTERM() async throws {
         try await withTestHTTPServerAndDirectory { origin, directory in
-            let process = Process()
-            process.executableURL = BuiltExecutable.kf
-            process.arguments = [
+            let (process, port, err) = try await Self.startServe(
                 "serve", "--port", "0", "--allow-unsigned", "--allow-private-networks",
-                "--directory", directory.path, "--name", "kf-serve-process-test",
-            ]
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            // The first line says where it listens; read it off the cooperative pool.
-            let line = try await offThePool { () -> String in
-                var bytes: [UInt8] = []
-                while let byte = try out.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { bytes.append(byte) }
-                return String(decoding: bytes, as: UTF8.self)
-            }
-            let port = try #require(line.split(separator: ":").last.flatMap { Int($0.filter(\.isNumber)) }, "\(line)")
-            #expect(line.hasPrefix("kf serve: listening on http://127.0.0.1:"))
+                "--directory", directory.path, "--name", "kf-serve-process-test")
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             let path = try await ProcessRun.kf(
                 "url", origin.url("/image/photo_baseline_420.jpg").absoluteString,
@@ -42,17 +26,83 @@ import Testing
             #expect(response.headers.first(name: "Content-Type") == "image/png")
             _ = try await response.body.collect(upTo: 1 << 20)
             try await client.shutdown()
-            kill(process.processIdentifier, SIGTERM)
-            let status = try await offThePool { () -> Int32 in
-                process.waitUntilExit()
-                return process.terminationStatus
-            }
-            let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let (status, log) = try await Self.stop(process, err)
             #expect(status == 0, "\(log)")
             #expect(process.terminationReason == .exit)
             // One access line per request.
             #expect(log.split(separator: "\n").filter { $0.contains("GET /unsafe/") && $0.contains("status=200") }.count == 1, "\(log)")
         }
+    }
+
+    /// On a full disk every result is still served (from memory), and the log says so once a
+    /// minute, not once per request.
+    @Test(.enabled(if: MountNamespace.isAvailable, "needs unshare with user namespaces (util-linux)"))
+    func aFullDiskWarnsOnceNotPerRequest() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            // A 24 KB file system: the source (10 KB) and a result or two, then full.
+            let script = "mount -t tmpfs -o size=24k kf-full \"$1\" && shift && exec \"$@\""
+            let (process, port, err) = try await Self.startServe(
+                executable: "/usr/bin/unshare",
+                MountNamespace.arguments(
+                    script,
+                    [
+                        directory.path, BuiltExecutable.kf.path, "serve", "--port", "0", "--allow-unsigned", "--allow-private-networks",
+                        "--directory", directory.path, "--name", "full",
+                    ]))
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            var statuses: [UInt] = []
+            for side in 10..<40 {
+                let path = ImageURLPath.make(
+                    source: origin.url("/image/photo_baseline_420.jpg"), processing: "resize(\(side)x\(side),none)", format: .png,
+                    signer: nil)
+                let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(60))
+                statuses.append(response.status.code)
+                _ = try await response.body.collect(upTo: 1 << 20)
+            }
+            try await client.shutdown()
+            let (_, log) = try await Self.stop(process, err)
+            #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+            let warnings = log.split(separator: "\n").filter { $0.contains("cannot keep the result") }
+            #expect(warnings.count == 1, "\(warnings.count) warnings: \(log)")
+            #expect(warnings.first?.contains("No space left on device") == true, "\(warnings)")
+        }
+    }
+
+    /// Starts `kf serve` (or `executable` running it) and reads the port from its first line.
+    static func startServe(
+        executable: String = BuiltExecutable.kf.path, _ arguments: String...
+    ) async throws -> (Process, Int, Pipe) {
+        try await startServe(executable: executable, arguments)
+    }
+
+    static func startServe(executable: String, _ arguments: [String]) async throws -> (Process, Int, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // The first line says where it listens; read it off the cooperative pool.
+        let line = try await offThePool { () -> String in
+            var bytes: [UInt8] = []
+            while let byte = try out.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { bytes.append(byte) }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(line.hasPrefix("kf serve: listening on http://127.0.0.1:"), "\(line)")
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0.filter(\.isNumber)) }, "\(line)")
+        return (process, port, err)
+    }
+
+    /// Stops a `kf serve` process with SIGTERM: its exit status and its log.
+    static func stop(_ process: Process, _ err: Pipe) async throws -> (Int32, String) {
+        kill(process.processIdentifier, SIGTERM)
+        let status = try await offThePool { () -> Int32 in
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        return (status, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 
     @Test func serveRefusesToStartWithoutAKeyOrAllowUnsigned() async throws {

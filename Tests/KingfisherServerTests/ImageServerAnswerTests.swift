@@ -79,6 +79,25 @@ import Testing
         }
     }
 
+    /// An error names what it is about in one printable line: a decoded source's control
+    /// characters are written as escapes, never echoed.
+    @Test func errorsEscapeControlCharactersOfTheSource() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                let source = Data("ht\u{0}tp://127.0.0.1:9/\u{7}\u{1B}[31mc\u{85}d.png".utf8).base64EncodedString()
+                    .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                    .replacingOccurrences(of: "=", with: "")
+                let answer = try await service.get("/unsafe/-/\(source)")
+                #expect(answer.status >= 400)
+                let line = answer.text.dropLast()
+                #expect(
+                    !line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(answer.text.debugDescription)"
+                )
+                #expect(line.contains("'ht\\u{0}tp://127.0.0.1:9/\\u{7}\\u{1b}[31mc\\u{85}d.png'"), "\(answer.text.debugDescription)")
+            }
+        }
+    }
+
     @Test func sourceFormatsTheServiceCannotWriteBecomeJPEGOrPNG() async throws {
         try await withTestHTTPServerAndDirectory { origin, directory in
             try await withImageService(testServiceConfiguration(directory: directory)) { service in

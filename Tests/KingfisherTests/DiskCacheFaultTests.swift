@@ -15,25 +15,11 @@ import Testing
 /// fails each write halfway. Each store that cannot be written fails with a clear error, no
 /// partial or temporary file is left, and the cache goes on working.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct DiskCacheFaultTests {
-    /// Whether this machine lets the test make a mount namespace with a tmpfs in it.
-    static let canMount: Bool = {
-        (try? withTemporaryDirectory { directory in
-            try ProcessRun.runBlocking(
-                "/usr/bin/unshare",
-                inNamespace("mount -t tmpfs -o size=64k kf-probe \"$1\"", [directory.path])
-            ).status == 0
-        }) ?? false
-    }()
-
-    /// The command line running `script` with `sh` in a new user and mount namespace (the mounts
-    /// vanish with it).
-    static func inNamespace(_ script: String, _ arguments: [String]) -> [String] {
-        ["--user", "--map-root-user", "--mount", "sh", "-c", script, "sh"] + arguments
-    }
+    static var canMount: Bool { MountNamespace.isAvailable }
 
     /// Runs `script` in a new user and mount namespace.
     static func run(_ script: String, _ arguments: String...) async throws -> (status: Int32, output: String) {
-        let run = try await ProcessRun.run("/usr/bin/unshare", inNamespace(script, arguments))
+        let run = try await ProcessRun.run("/usr/bin/unshare", MountNamespace.arguments(script, arguments))
         return (run.status, run.stdout + run.stderr)
     }
 

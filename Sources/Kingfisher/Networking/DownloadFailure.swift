@@ -199,6 +199,10 @@ public struct DownloadFailure: Error, Sendable, Equatable, CustomStringConvertib
         let what =
             switch timeout.limit {
             case .duration(let limit): "ran past the \(seconds(limit)) limit on a download's duration"
+            // Before the head the transport hands over nothing, not even a head trickling in
+            // byte by byte: only the head's absence is known.
+            case .idle(let limit, let idle) where !timeout.headReceived:
+                "no complete response head for \(seconds(idle)) (idle timeout \(seconds(limit)))"
             case .idle(let limit, let idle): "received nothing for \(seconds(idle)) (idle timeout \(seconds(limit)))"
             }
         return "timed out after \(seconds(timeout.elapsed)), \(progress): \(what)"
