@@ -38,7 +38,14 @@ public struct ImageServer: Service {
         self.service = service
         let responder = ImageServiceResponder(service: service, logger: logger)
         let metrics = service.metrics
-        let connections = ConnectionRegistry(limit: configuration.maxConnections) { metrics.openConnections.set(Int64($0)) }
+        let memoryRelease = BurstMemoryRelease {
+            metrics.recordMemoryRelease()
+            logger.info("gave the memory of a burst of connections back to the system")
+        }
+        let connections = ConnectionRegistry(limit: configuration.maxConnections) { open in
+            metrics.openConnections.set(Int64(open))
+            memoryRelease.connectionsChanged(open: open)
+        }
         let idleTimeout = TimeAmount.milliseconds(Int64(configuration.clientIdleTimeout * 1000))
         let server = HTTPServerBuilder { responder in
             ServiceConnectionChannel(http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout))) {

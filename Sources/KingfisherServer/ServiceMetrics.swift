@@ -36,6 +36,7 @@ final class ServiceMetrics: Sendable {
     private let processingRuns: Counter
     private let connectionsClosedForRoom: Counter
     private let connectionsRefused: Counter
+    private let memoryReleases: Counter
     let queueDepth: Gauge
     let busySlots: Gauge
     let openConnections: Gauge
@@ -89,6 +90,10 @@ final class ServiceMetrics: Sendable {
             descriptor: MetricNameDescriptor(
                 namespace: "kf", metricName: "connections_refused", unitName: "total",
                 helpText: "Client connections answered 503 and closed: every connection had a request in flight."))
+        memoryReleases = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "kf", metricName: "memory_releases", unitName: "total",
+                helpText: "Times the memory a burst of connections took was given back to the system."))
         busySlots = registry.makeGauge(
             descriptor: MetricNameDescriptor(
                 namespace: "kf", metricName: "processing_slots_busy", unitName: "slots", helpText: "Processing slots in use."))
@@ -129,6 +134,10 @@ final class ServiceMetrics: Sendable {
 
     func recordConnectionRefused() {
         connectionsRefused.increment()
+    }
+
+    func recordMemoryRelease() {
+        memoryReleases.increment()
     }
 
     /// The exposition text.

@@ -68,6 +68,64 @@ import Testing
         }
     }
 
+    /// Memory a burst of connections took is given back once they close: resident memory falls
+    /// to within 1.5 times its idle size (plus a little for what the requests warmed up).
+    @Test(.timeLimit(.minutes(2))) func memoryTakenByABurstOfConnectionsIsGivenBack() async throws {
+        try await withTemporaryDirectory { directory in
+            let (process, port, err) = try await Self.startServe(
+                "serve", "--port", "0", "--allow-unsigned", "--directory", directory.path, "--name", "burst")
+            let pid = process.processIdentifier
+            func residentMB() throws -> Int {
+                let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+                let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+                return (Int(line.split(separator: " ")[1]) ?? 0) / 1024
+            }
+            func metrics() async throws -> String {
+                try await offThePool { () -> String in
+                    let socket = try LoopbackSocket(port: port)
+                    defer { socket.close() }
+                    try socket.send("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                    return socket.receiveUntilClosed(timeout: 60).text
+                }
+            }
+            _ = try await metrics()
+            let idle = try residentMB()
+            // Its log is read as it is written (each request logs a line, and a full pipe would
+            // stop the service); the release, a second after the connections closed, says so.
+            let release = Task {
+                try await offThePool { () -> Bool in
+                    var line: [UInt8] = []
+                    while let byte = try err.fileHandleForReading.read(upToCount: 1)?.first {
+                        if byte != 0x0A {
+                            line.append(byte)
+                        } else if String(decoding: line, as: UTF8.self).contains("gave the memory of a burst") {
+                            return true
+                        } else {
+                            line = []
+                        }
+                    }
+                    return false
+                }
+            }
+            try await offThePool {
+                let sockets = try (0..<2000).map { _ in
+                    let socket = try LoopbackSocket(port: port)
+                    try socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    return socket
+                }
+                for socket in sockets { _ = socket.receive(upTo: 1, timeout: 60) }
+                for socket in sockets { socket.close() }
+            }
+            let released = try await release.value
+            #expect(released)
+            let count = try await metrics().split(separator: "\n").first { $0.hasPrefix("kf_memory_releases_total ") }
+            #expect(count.flatMap { Int($0.split(separator: " ")[1]) }.map { $0 >= 1 } == true, "\(String(describing: count))")
+            let after = try residentMB()
+            _ = try await Self.stop(process, err)
+            #expect(Double(after) <= Double(idle) * 1.5 + 8, "idle \(idle) MB, after the burst \(after) MB")
+        }
+    }
+
     /// Starts `kf serve` (or `executable` running it) and reads the port from its first line.
     static func startServe(
         executable: String = BuiltExecutable.kf.path, _ arguments: String...

@@ -8,14 +8,14 @@ import Foundation
 #endif
 
 /// A blocking TCP connection to 127.0.0.1, for tests that must control every byte.
-struct LoopbackSocket {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+package struct LoopbackSocket {
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     private let descriptor: Int32
 
-    init(port: Int) throws {
+    package init(port: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket() failed") }
         var address = sockaddr_in()
@@ -31,7 +31,7 @@ struct LoopbackSocket {
         }
     }
 
-    func send(_ text: String) throws {
+    package func send(_ text: String) throws {
         let bytes = Array(text.utf8)
         let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard sent == bytes.count else { throw Failure(description: "send() failed") }
@@ -39,19 +39,19 @@ struct LoopbackSocket {
 
     /// Whether the peer has closed the connection (a read returns end of file or a reset),
     /// without waiting.
-    func isClosedByPeer() -> Bool {
+    package func isClosedByPeer() -> Bool {
         var byte: UInt8 = 0
         let received = recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT))
         return received == 0 || (received < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
-    func close() {
+    package func close() {
         Glibc.close(descriptor)
     }
 
     /// Sends `chunk` again and again until the peer closes or resets the connection, or
     /// `limit` bytes are sent; returns the bytes sent and whether the peer cut it off.
-    func sendUntilCutOff(_ chunk: [UInt8], limit: Int) -> (sent: Int, cutOff: Bool) {
+    package func sendUntilCutOff(_ chunk: [UInt8], limit: Int) -> (sent: Int, cutOff: Bool) {
         var sent = 0
         while sent < limit {
             let written = chunk.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -66,7 +66,7 @@ struct LoopbackSocket {
 
     /// Waits until at least `count` of `sockets` are closed by their peer, or `timeout` seconds
     /// pass; returns how many are.
-    static func waitUntilClosed(_ sockets: [LoopbackSocket], count: Int, timeout: Int) -> Int {
+    package static func waitUntilClosed(_ sockets: [LoopbackSocket], count: Int, timeout: Int) -> Int {
         var closed = Set<Int>()
         let deadline = ContinuousClock.now + .seconds(timeout)
         while closed.count < count, ContinuousClock.now < deadline {
@@ -82,9 +82,24 @@ struct LoopbackSocket {
         return closed.count
     }
 
+    /// What the peer sends until `count` bytes arrived, it closes, or `timeout` seconds pass.
+    package func receive(upTo count: Int, timeout: Int) -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: count)
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while bytes.count < count, ContinuousClock.now < deadline {
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 1000) > 0 else { continue }
+            let received = recv(descriptor, &buffer, count - bytes.count, Int32(MSG_DONTWAIT))
+            if received == 0 { break }
+            if received > 0 { bytes += buffer[0..<received] } else if errno != EAGAIN && errno != EINTR { break }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Everything the peer sends until it closes the connection, or until `timeout` seconds
     /// pass; and whether it closed.
-    func receiveUntilClosed(timeout: Int) -> (text: String, closed: Bool) {
+    package func receiveUntilClosed(timeout: Int) -> (text: String, closed: Bool) {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let deadline = ContinuousClock.now + .seconds(timeout)
