@@ -54,6 +54,10 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
     public var maxSourceFrames = 1000
     /// The most steps in a processing. Default 16.
     public var maxProcessingSteps = 16
+    /// Seconds a result may take once it has its processing slot (decoding, processing,
+    /// encoding); past it, `504`, and its work is stopped and its slot given back. Fetching
+    /// has its own limits. Default 10.
+    public var processingTimeout: TimeInterval = 10
     /// JPEG, WebP and AVIF quality, 1…100. Default 80.
     public var quality = 80
     /// Formats `Accept` may pick, in order, when the URL names none: by extension, among the
@@ -148,7 +152,7 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         try require(maxRedirects >= 0 && maxProcessingSteps >= 1, "max redirects must be 0 or more, max processing steps at least 1")
         for (name, seconds) in [
             ("fetch timeout", fetchTimeout), ("max fetch duration", maxFetchDuration),
-            ("client idle timeout", clientIdleTimeout),
+            ("client idle timeout", clientIdleTimeout), ("processing timeout", processingTimeout),
         ] {
             try require(
                 seconds.isFinite && seconds > 0 && seconds <= 86_400, "the \(name) must be a positive number of seconds up to a day")
@@ -198,6 +202,7 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         try read(.maxSourcePixels, into: &maxSourcePixels)
         try read(.maxSourceFrames, into: &maxSourceFrames)
         try read(.maxProcessingSteps, into: &maxProcessingSteps)
+        try read(.processingTimeout, into: &processingTimeout)
         try read(.quality, into: &quality)
         try read(.negotiatedFormats, into: &negotiatedFormats)
         try read(.maxAge, into: &maxAge)
@@ -240,7 +245,7 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         case processingSlots, queueLimit, retryAfter, maxConcurrentFetches, fetchTimeout, maxFetchDuration, maxRedirects
         case maxSourceBytes, maxSourcePixels, maxSourceFrames, maxProcessingSteps, quality, negotiatedFormats, maxAge
         case memoryCacheBytes, processedMemoryBytes, diskCacheBytes, diskCacheDays, clientIdleTimeout
-        case maxConnections, maxRequestBodyBytes
+        case maxConnections, maxRequestBodyBytes, processingTimeout
         case redis, redisPrefix, leaseSeconds
     }
 }

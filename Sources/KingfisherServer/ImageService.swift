@@ -246,8 +246,12 @@ final class ImageService: Sendable {
         do {
             let makeHere = { [self] in
                 let slot = RequestSlot(slots)
-                defer { slot.release() }
-                return try await retrieveAndEncode(source: source, processor: processor, choice: choice, slot: slot)
+                let work = Task { [self] in
+                    // The slot is held until the work ends, even past an answer at the deadline.
+                    defer { slot.release() }
+                    return try await retrieveAndEncode(source: source, processor: processor, choice: choice, slot: slot)
+                }
+                return try await withinProcessingDeadline(of: slot, source: source, work)
             }
             if let cluster {
                 var level = ServiceMetrics.ResultLevel.redis
@@ -279,6 +283,48 @@ final class ImageService: Sendable {
             }
         }
         return made
+    }
+
+    /// The result `work` makes, or `504` once it has held its processing slot for the
+    /// processing timeout: the answer does not wait for the work, which is cancelled (its pixel
+    /// loops stop; a C encoder runs to its end) and gives its slot back when it ends.
+    private func withinProcessingDeadline<T: Sendable>(
+        of slot: RequestSlot, source: URL, _ work: Task<T, any Error>
+    ) async throws -> T {
+        let timeout = configuration.processingTimeout
+        let answered = Locked(false)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                @Sendable func answer(_ result: Result<T, any Error>) {
+                    guard
+                        answered.withLock({ answered in
+                            defer { answered = true }
+                            return !answered
+                        })
+                    else { return }
+                    continuation.resume(with: result)
+                }
+                let deadline = Task {
+                    await slot.waitUntilTaken()
+                    try? await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+                    guard !Task.isCancelled else { return }
+                    work.cancel()
+                    answer(
+                        .failure(
+                            ServiceError(
+                                .gatewayTimeout,
+                                "processing \(source.absoluteString.prefix(300)) ran past the \(String(format: "%g", timeout)) s processing timeout"
+                            )))
+                }
+                Task {
+                    let result = await work.result
+                    deadline.cancel()
+                    answer(result)
+                }
+            }
+        } onCancel: {
+            work.cancel()
+        }
     }
 
     private func retrieveAndEncode(
@@ -317,9 +363,16 @@ final class ImageService: Sendable {
         do {
             // Encoding (AVIF especially) is long CPU work: on the cooperative pool it would hold
             // a thread that cached answers need.
-            served = try await Self.encodingQueue.perform {
-                ServedImage(data: try image.encoded(as: format.fileFormat, compressionQuality: quality), format: format)
-            }
+            // Interruptible: an image's frames may be made as they are encoded (a resize done on
+            // demand), and a cancelled request must not keep the slot's CPU for them.
+            guard
+                let encoded = try await Self.encodingQueue.performInterruptibly({
+                    ServedImage(data: try image.encoded(as: format.fileFormat, compressionQuality: quality), format: format)
+                })
+            else { throw CancellationError() }
+            served = encoded
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             throw ServiceError(.internalServerError, "encoding \(source.absoluteString.prefix(300)) as \(format.rawValue) failed: \(error)")
         }

@@ -10,9 +10,18 @@ import Kingfisher
 final class RequestSlot: RetrievalProcessingGate {
     private let slots: WorkSlots
     private let state = Locked<(held: Bool, refusal: (any Error)?)>((false, nil))
+    private let taken: AsyncStream<Void>
+    private let takenContinuation: AsyncStream<Void>.Continuation
 
     init(_ slots: WorkSlots) {
         self.slots = slots
+        (taken, takenContinuation) = AsyncStream<Void>.makeStream()
+    }
+
+    /// Returns once the slot is first taken (or when the caller is cancelled); for one caller,
+    /// the processing deadline.
+    func waitUntilTaken() async {
+        for await _ in taken { return }
     }
 
     /// Why the slot was not had (``WorkSlots/Full``, `CancellationError`), once the pipeline
@@ -28,6 +37,8 @@ final class RequestSlot: RetrievalProcessingGate {
         do {
             try await slots.acquire()
             state.withLock { $0.held = true }
+            takenContinuation.yield()
+            takenContinuation.finish()
         } catch {
             state.withLock { $0.refusal = error }
             throw error

@@ -67,6 +67,8 @@ struct ServeCommand: AsyncParsableCommand {
     var maxSourceFrames: Int?
     @Option(help: "The most steps in a processing (default: \(defaults.maxProcessingSteps)).")
     var maxProcessingSteps: Int?
+    @Option(help: "Seconds a result may take once it has a processing slot, before 504 (default: \(Int(defaults.processingTimeout))).")
+    var processingTimeout: Double?
     @Option(help: "JPEG, WebP and AVIF quality, 1-100 (default: \(defaults.quality)).")
     var quality: Int?
     @Option(
@@ -169,6 +171,7 @@ struct ServeCommand: AsyncParsableCommand {
         set(maxSourcePixels, \.maxSourcePixels)
         set(maxSourceFrames, \.maxSourceFrames)
         set(maxProcessingSteps, \.maxProcessingSteps)
+        set(processingTimeout, \.processingTimeout)
         set(quality, \.quality)
         set(negotiate.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }, \.negotiatedFormats)
         set(maxAge, \.maxAge)

@@ -69,13 +69,17 @@ import Testing
     }
 
     /// Memory a burst of connections took is given back once they close: resident memory falls
-    /// to within 1.5 times its idle size (plus a little for what the requests warmed up).
-    @Test(.timeLimit(.minutes(2))) func memoryTakenByABurstOfConnectionsIsGivenBack() async throws {
+    /// most of the way back to its idle size.
+    @Test(
+        .timeLimit(.minutes(2)),
+        .disabled(if: SanitizerAllowance.isActive, "a sanitizer's allocator keeps memory glibc's malloc_trim cannot give back")
+    )
+    func memoryTakenByABurstOfConnectionsIsGivenBack() async throws {
         try await withTemporaryDirectory { directory in
             let (process, port, err) = try await Self.startServe(
                 "serve", "--port", "0", "--allow-unsigned", "--directory", directory.path, "--name", "burst")
             let pid = process.processIdentifier
-            func residentMB() throws -> Int {
+            @Sendable func residentMB() throws -> Int {
                 let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
                 let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
                 return (Int(line.split(separator: " ")[1]) ?? 0) / 1024
@@ -107,14 +111,17 @@ import Testing
                     return false
                 }
             }
-            try await offThePool {
-                let sockets = try (0..<2000).map { _ in
+            // A thousand connections, each answered (so each is open in the service), then closed.
+            let peak = try await offThePool { () -> Int in
+                let sockets = try (0..<1000).map { _ in
                     let socket = try LoopbackSocket(port: port)
                     try socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                     return socket
                 }
                 for socket in sockets { _ = socket.receive(upTo: 1, timeout: 60) }
+                let peak = try residentMB()
                 for socket in sockets { socket.close() }
+                return peak
             }
             let released = try await release.value
             #expect(released)
@@ -122,7 +129,9 @@ import Testing
             #expect(count.flatMap { Int($0.split(separator: " ")[1]) }.map { $0 >= 1 } == true, "\(String(describing: count))")
             let after = try residentMB()
             _ = try await Self.stop(process, err)
-            #expect(Double(after) <= Double(idle) * 1.5 + 8, "idle \(idle) MB, after the burst \(after) MB")
+            // Most of what the burst took is back (the rest: what its requests warmed up).
+            #expect(peak - idle >= 8, "the burst took \(peak - idle) MB: too little to tell")
+            #expect(after - idle <= (peak - idle) / 2, "idle \(idle) MB, \(peak) MB at the burst's peak, \(after) MB after it")
         }
     }
 

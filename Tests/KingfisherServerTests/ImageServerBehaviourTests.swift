@@ -125,6 +125,25 @@ import Testing
         }
     }
 
+    /// A result that holds its slot past the processing timeout is answered 504 at once; its
+    /// work is cancelled, and the slot comes back for the next request.
+    @Test func processingPastItsDeadlineIs504() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.processingSlots = 1
+            // Far less than decoding, resampling to 2 million pixels and encoding take (a debug
+            // build's tenths of a second), and the work past the answer stays small.
+            configuration.processingTimeout = 0.01
+            try await withImageService(configuration) { service in
+                let source = origin.url("/image/photo_baseline_420.jpg")
+                let slow = try await service.get(service.path(source, "resize(1500x1500,none)"))
+                #expect(slow.status == 504, "\(slow.text)")
+                #expect(slow.text.hasSuffix("ran past the 0.01 s processing timeout\n"), "\(slow.text)")
+                try await service.waitForSlots { $0.busy == 0 }
+            }
+        }
+    }
+
     /// Fetching holds no processing slot: a source that never answers delays only its own request.
     @Test func aHangingSourceHoldsNoSlot() async throws {
         try await withTestHTTPServerAndDirectory { origin, directory in

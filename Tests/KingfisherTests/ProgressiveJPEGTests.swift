@@ -75,9 +75,10 @@ import Testing
         let data = Self.large
         try await withManagerSetup(name: "progressive") { setup in
             setup.server.serve(data, as: "large_progressive.jpg")
-            // About 5 MB in 64 KB chunks, 60 ms apart: five seconds for the scans to arrive (ten
-            // times that under a sanitizer, which slows the previews' decoding as much).
-            let url = setup.server.url("/slow/large_progressive.jpg?chunk=65536&interval=\(60 * SanitizerAllowance.time)")
+            // About 5 MB in 64 KB chunks, 150 ms apart: twelve seconds for the scans to arrive,
+            // room for several previews' decoding even while the rest of the suite loads both
+            // cores (ten times that under a sanitizer, which slows the decoding as much).
+            let url = setup.server.url("/slow/large_progressive.jpg?chunk=65536&interval=\(150 * SanitizerAllowance.time)")
             let progressive = ImageProgressive()
             let updates = Locked<[CGSize]>([])
             let finished = Locked(false)

@@ -271,9 +271,11 @@ public struct RetrievalPipeline: Sendable {
         try Self.checkCancellation()
         let started = ContinuousClock.now
         let queue = options.processingQueue ?? .dispatch(processingQueue)
-        let image = try await queue.perform { () throws(KingfisherError) in
+        // Cancelling the retrieval stops the pixel work too, not only the wait for it.
+        let processed = try await queue.performInterruptibly { () throws(KingfisherError) in
             try options.processor.processedImage(from: data, options: options)
         }
+        guard let image = processed else { throw .requestError(reason: .asyncTaskContextCancelled) }
         return (image, started.duration(to: .now))
     }
 

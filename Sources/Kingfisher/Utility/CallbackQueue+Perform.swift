@@ -15,6 +15,23 @@ extension CallbackQueue {
         }
         return try result.get()
     }
+
+    /// ``perform(_:)`` under a ``ProcessingInterruption`` that the calling task's cancellation
+    /// interrupts: its pixel loops stop early, and the half-made result is dropped (`nil`).
+    package func performInterruptibly<Value: Sendable, Failure: Error>(
+        _ work: @escaping @Sendable () throws(Failure) -> Value
+    ) async throws(Failure) -> Value? {
+        let interruption = ProcessingInterruption()
+        let result: Result<Value, Failure> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                execute { continuation.resume(returning: Result { () throws(Failure) in try interruption.installed(work) }) }
+            }
+        } onCancel: {
+            interruption.interrupt()
+        }
+        let value = try result.get()
+        return interruption.isInterrupted ? nil : value
+    }
 }
 
 extension DispatchQueue {
@@ -23,5 +40,12 @@ extension DispatchQueue {
         _ work: @escaping @Sendable () throws(Failure) -> Value
     ) async throws(Failure) -> Value {
         try await CallbackQueue.dispatch(self).perform(work)
+    }
+
+    /// ``CallbackQueue/performInterruptibly(_:)`` on this queue.
+    package func performInterruptibly<Value: Sendable, Failure: Error>(
+        _ work: @escaping @Sendable () throws(Failure) -> Value
+    ) async throws(Failure) -> Value? {
+        try await CallbackQueue.dispatch(self).performInterruptibly(work)
     }
 }
