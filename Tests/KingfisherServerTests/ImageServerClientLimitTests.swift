@@ -118,11 +118,7 @@ import Testing
                 defer { for socket in busy { socket.close() } }
                 // Two sources, so that neither request joins the other's fetch.
                 try await origin.wait { ($0.requests["/hang"] ?? 0) == 2 }
-                let answer = try await offThePool { () -> (text: String, closed: Bool) in
-                    let socket = try LoopbackSocket(port: port)
-                    defer { socket.close() }
-                    return socket.receiveUntilClosed(timeout: 30)
-                }
+                let answer = try await LoopbackSocket.exchange(port: port, timeout: 30)
                 #expect(answer.text.hasPrefix("HTTP/1.1 503"), "\(answer.text)")
                 #expect(answer.text.contains("Retry-After: 3"))
                 #expect(answer.text.contains("2 connections have requests in flight"))
@@ -158,12 +154,7 @@ import Testing
             configuration.clientIdleTimeout = 600
             try await withImageService(configuration, reach: .socket) { service in
                 let port = service.port
-                let answer = try await offThePool { () -> (text: String, closed: Bool) in
-                    let socket = try LoopbackSocket(port: port)
-                    defer { socket.close() }
-                    try socket.send("GET /healthz HTTP/1.0\r\n\r\n")
-                    return socket.receiveUntilClosed(timeout: 60)
-                }
+                let answer = try await LoopbackSocket.exchange(port: port, sending: "GET /healthz HTTP/1.0\r\n\r\n", timeout: 60)
                 #expect(answer.text.hasPrefix("HTTP/1.1 200"), "\(answer.text)")
                 #expect(answer.text.lowercased().contains("connection: close"))
                 #expect(answer.closed, "the connection stayed open after an HTTP/1.0 answer")
@@ -176,14 +167,10 @@ import Testing
         try await withTemporaryDirectory { directory in
             try await withImageService(testServiceConfiguration(directory: directory), reach: .socket) { service in
                 let port = service.port
-                let answer = try await offThePool { () -> (text: String, closed: Bool) in
-                    let socket = try LoopbackSocket(port: port)
-                    defer { socket.close() }
-                    try socket.send(
-                        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello"
-                            + "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                    return socket.receiveUntilClosed(timeout: 60)
-                }
+                let answer = try await LoopbackSocket.exchange(
+                    port: port,
+                    sending: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello"
+                        + "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout: 60)
                 #expect(answer.text.hasPrefix("HTTP/1.1 413"), "\(answer.text)")
                 #expect(answer.text.components(separatedBy: "HTTP/1.1 ").count == 2, "one answer only: \(answer.text)")
                 #expect(answer.closed)
@@ -195,12 +182,7 @@ import Testing
         try await withTemporaryDirectory { directory in
             try await withImageService(testServiceConfiguration(directory: directory), reach: .socket) { service in
                 let port = service.port
-                let answer = try await offThePool { () -> (text: String, closed: Bool) in
-                    let socket = try LoopbackSocket(port: port)
-                    defer { socket.close() }
-                    try socket.send("GET /healthz HTTP/1.1\r\n\r\n")
-                    return socket.receiveUntilClosed(timeout: 60)
-                }
+                let answer = try await LoopbackSocket.exchange(port: port, sending: "GET /healthz HTTP/1.1\r\n\r\n", timeout: 60)
                 #expect(answer.text.hasPrefix("HTTP/1.1 400"), "\(answer.text)")
                 #expect(answer.text.hasSuffix("an HTTP/1.1 request must name its Host\n"))
                 #expect(answer.closed)

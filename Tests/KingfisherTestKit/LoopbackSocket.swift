@@ -82,6 +82,18 @@ package struct LoopbackSocket {
         return closed.count
     }
 
+    /// Connects to `port`, sends `text` (if any), and returns everything the peer sends until it
+    /// closes the connection or `timeout` seconds pass, and whether it closed; off the
+    /// cooperative pool, since it blocks.
+    package static func exchange(port: Int, sending text: String? = nil, timeout: Int = 60) async throws -> (text: String, closed: Bool) {
+        try await offThePool { () -> (text: String, closed: Bool) in
+            let socket = try LoopbackSocket(port: port)
+            defer { socket.close() }
+            if let text { try socket.send(text) }
+            return socket.receiveUntilClosed(timeout: timeout)
+        }
+    }
+
     /// What the peer sends until `count` bytes arrived, it closes, or `timeout` seconds pass.
     package func receive(upTo count: Int, timeout: Int) -> String {
         var bytes: [UInt8] = []

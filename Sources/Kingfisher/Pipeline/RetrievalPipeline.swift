@@ -157,19 +157,10 @@ public struct RetrievalPipeline: Sendable {
             let loaded: ImageLoadingResult
             let requestTime = Date()
             let (progressBlock, downloadStarted) = (request.progressBlock, request.caller?.downloadStarted)
-            do {
-                // Through the open callback method, so that a subclass of the downloader is asked.
-                loaded = try await withCancellableWork(
-                    start: { completion in
-                        let task = downloader.downloadImage(
-                            with: resource.downloadURL, options: options, progressBlock: progressBlock, completionHandler: completion)
-                        downloadStarted?(task)
-                        return task
-                    }, cancel: { $0.cancel() })
-            } catch let error as KingfisherError {
-                throw error
-            } catch {
-                throw .requestError(reason: .asyncTaskContextCancelled)
+            // Through the open callback method, so that a subclass of the downloader is asked.
+            loaded = try await Self.downloading(startedBy: downloadStarted) { completion in
+                downloader.downloadImage(
+                    with: resource.downloadURL, options: options, progressBlock: progressBlock, completionHandler: completion)
             }
             // The downloader decodes and processes as the body ends: the rest is processing.
             let total = started.duration(to: .now)
@@ -199,20 +190,10 @@ public struct RetrievalPipeline: Sendable {
         let started = ContinuousClock.now
         let requestTime = Date()
         let (progressBlock, downloadStarted) = (request.progressBlock, request.caller?.downloadStarted)
-        let body: DownloadFetch.Body
-        do {
-            body = try await withCancellableWork(
-                start: { (completion: @escaping @Sendable (Result<DownloadFetch.Body, KingfisherError>) -> Void) -> DownloadTask? in
-                    let task = downloader.download(url, options: options, validators: nil, progressBlock: progressBlock, takesData: true) {
-                        completion($0.flatMap(Self.fetchedBody))
-                    }
-                    downloadStarted?(task)
-                    return task
-                }, cancel: { $0.cancel() })
-        } catch let error as KingfisherError {
-            throw error
-        } catch {
-            throw .requestError(reason: .asyncTaskContextCancelled)
+        let body: DownloadFetch.Body = try await Self.downloading(startedBy: downloadStarted) { completion in
+            downloader.download(url, options: options, validators: nil, progressBlock: progressBlock, takesData: true) {
+                completion($0.flatMap(Self.fetchedBody))
+            }
         }
         let fetch = started.duration(to: .now)
         try Self.checkCancellation()
@@ -227,6 +208,26 @@ public struct RetrievalPipeline: Sendable {
         return Fetched(
             image: image, data: body.data, metrics: body.metrics, fetch: fetch, processing: processing,
             mayBeStored: request.caller?.mayStoreFetched?(loaded, requestTime) ?? true)
+    }
+
+    /// The value of the download `start` starts, told to `started` as it starts, and cancelled
+    /// with the calling task.
+    private static func downloading<Value: Sendable>(
+        startedBy started: (@Sendable (DownloadTask) -> Void)?,
+        _ start: (@escaping @Sendable (Result<Value, KingfisherError>) -> Void) -> DownloadTask
+    ) async throws(KingfisherError) -> Value {
+        do {
+            return try await withCancellableWork(
+                start: { completion in
+                    let task = start(completion)
+                    started?(task)
+                    return task
+                }, cancel: { $0.cancel() })
+        } catch let error as KingfisherError {
+            throw error
+        } catch {
+            throw .requestError(reason: .asyncTaskContextCancelled)
+        }
     }
 
     /// The body of a download that took its bytes undecoded.
