@@ -162,7 +162,7 @@ import Testing
     }
 
     /// A client that goes away cancels the work only it waited for: here its source's fetch.
-    @Test(.timeLimit(.minutes(1))) func aClientGoingAwayCancelsItsFetch() async throws {
+    @Test(.timeLimit(.minutes(SanitizerAllowance.isActive ? 10 : 1))) func aClientGoingAwayCancelsItsFetch() async throws {
         try await withTestHTTPServerAndDirectory { origin, directory in
             var configuration = testServiceConfiguration(directory: directory)
             configuration.fetchTimeout = 600

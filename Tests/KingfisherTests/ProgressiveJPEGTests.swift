@@ -77,8 +77,10 @@ import Testing
             setup.server.serve(data, as: "large_progressive.jpg")
             // About 5 MB in 64 KB chunks, 150 ms apart: twelve seconds for the scans to arrive,
             // room for several previews' decoding even while the rest of the suite loads both
-            // cores (ten times that under a sanitizer, which slows the decoding as much).
-            let url = setup.server.url("/slow/large_progressive.jpg?chunk=65536&interval=\(150 * SanitizerAllowance.time)")
+            // cores; 600 ms under a sanitizer, which slows the decoding as much (48 s, inside
+            // the downloader's 120 s limit on a download).
+            let interval = SanitizerAllowance.isActive ? 600 : 150
+            let url = setup.server.url("/slow/large_progressive.jpg?chunk=65536&interval=\(interval)")
             let progressive = ImageProgressive()
             let updates = Locked<[CGSize]>([])
             let finished = Locked(false)
