@@ -150,7 +150,7 @@ import Testing
             var configuration = testServiceConfiguration(directory: directory)
             configuration.processingSlots = 1
             configuration.queueLimit = 0
-            configuration.fetchTimeout = 2
+            configuration.fetchTimeout = 2 * Double(SanitizerAllowance.time)
             try await withImageService(configuration) { service in
                 async let hanging = service.get(service.path(origin.url("/hang"), "resize(10x10)"))
                 try await origin.wait { ($0.requests["/hang"] ?? 0) == 1 }

@@ -106,7 +106,8 @@ import Testing
             var configuration = testServiceConfiguration(directory: directory)
             configuration.maxConnections = 2
             configuration.retryAfter = 3
-            configuration.fetchTimeout = 2
+            // The hanging fetches must outlast the test: closing their clients cancels them.
+            configuration.fetchTimeout = 600
             try await withImageService(configuration, reach: .socket) { service in
                 let port = service.port
                 let paths = (1...2).map { service.path(origin.url("/hang?n=\($0)"), "-") }
@@ -118,7 +119,7 @@ import Testing
                 defer { for socket in busy { socket.close() } }
                 // Two sources, so that neither request joins the other's fetch.
                 try await origin.wait { ($0.requests["/hang"] ?? 0) == 2 }
-                let answer = try await LoopbackSocket.exchange(port: port, timeout: 30)
+                let answer = try await LoopbackSocket.exchange(port: port, timeout: 30 * SanitizerAllowance.time)
                 #expect(answer.text.hasPrefix("HTTP/1.1 503"), "\(answer.text)")
                 #expect(answer.text.contains("Retry-After: 3"))
                 #expect(answer.text.contains("2 connections have requests in flight"))

@@ -119,6 +119,8 @@ package func testServiceConfiguration(directory: URL) -> ImageServerConfiguratio
         // On two cores under a sanitizer, connecting to Redis on loopback can take over the
         // client's default 500 ms; a node then works without Redis and a test of sharing fails.
         configuration.redisTimeout = .milliseconds(500 * SanitizerAllowance.time)
+        // The whole suite slowed down tenfold: a plain resize can hold its slot past 10 s.
+        configuration.processingTimeout *= Double(SanitizerAllowance.time)
     }
     return configuration
 }
