@@ -122,7 +122,4 @@ final class ConnectionRegistry: Sendable {
             onChange(state.open.count)
         }
     }
-
-    /// Connections open now.
-    var openCount: Int { state.withLock { $0.open.count } }
 }
