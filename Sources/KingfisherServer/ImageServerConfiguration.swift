@@ -12,8 +12,16 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
     public var host = "127.0.0.1"
     /// The port to listen on; 0 picks a free one. Default 8080.
     public var port = 8080
-    /// The HMAC-SHA256 key URLs are signed with; `nil` with ``allowUnsigned``. Default `nil`.
-    public var key: String?
+    /// The HMAC-SHA256 keys URLs may be signed with, newest first: a path signed with any of
+    /// them is served, and `kf url` signs with the first. To rotate, put the new key first and
+    /// drop the old one once its URLs are no longer published. Empty only with
+    /// ``allowUnsigned``. Default empty. The config file takes `"keys": [...]`, or `"key"` for one.
+    public var keys: [String] = []
+    /// The first of ``keys`` (the one that signs), or `nil`; setting it replaces them all.
+    public var key: String? {
+        get { keys.first }
+        set { keys = newValue.map { [$0] } ?? [] }
+    }
     /// Whether `unsafe` is accepted in place of a signature. Default `false`.
     public var allowUnsigned = false
     /// Whether sources on loopback, private and link-local addresses may be fetched. Default `false`.
@@ -136,7 +144,7 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         func require(_ condition: Bool, _ text: String) throws {
             if !condition { throw ConfigurationError(description: text) }
         }
-        try require(key?.isEmpty == false || allowUnsigned, "either a signing key (--key) or --allow-unsigned is required")
+        try require(keys.contains { !$0.isEmpty } || allowUnsigned, "either a signing key (--key) or --allow-unsigned is required")
         try require((0...65_535).contains(port), "port \(port) is not 0…65535")
         try require(processingSlots >= 1, "processing slots must be at least 1")
         try require(queueLimit >= 0, "the queue limit must be 0 or more")
@@ -175,7 +183,7 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
     public init(from decoder: any Decoder) throws {
         self.init()
         let names = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
-        if let unknown = names.first(where: { CodingKeys(rawValue: $0) == nil }) {
+        if let unknown = names.first(where: { CodingKeys(rawValue: $0) == nil && $0 != Self.singleKeyName }) {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown setting '\(unknown)'"))
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -184,7 +192,13 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         }
         try read(.host, into: &host)
         try read(.port, into: &port)
-        try read(.key, into: &key)
+        try read(.keys, into: &keys)
+        // `"key": "…"` is one key, the form of a file written before keys could rotate.
+        if let single = try decoder.container(keyedBy: AnyKey.self).decodeIfPresent(
+            String.self, forKey: AnyKey(stringValue: Self.singleKeyName))
+        {
+            keys.insert(single, at: 0)
+        }
         try read(.allowUnsigned, into: &allowUnsigned)
         try read(.allowPrivateNetworks, into: &allowPrivateNetworks)
         try read(.allowedSources, into: &allowedSources)
@@ -233,6 +247,9 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         }
     }
 
+    /// The config file's name for one key, beside `keys`.
+    private static let singleKeyName = "key"
+
     private struct AnyKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
@@ -241,7 +258,7 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case host, port, key, allowUnsigned, allowPrivateNetworks, allowedSources, trustedPrivateSources, directory, name
+        case host, port, keys, allowUnsigned, allowPrivateNetworks, allowedSources, trustedPrivateSources, directory, name
         case processingSlots, queueLimit, retryAfter, maxConcurrentFetches, fetchTimeout, maxFetchDuration, maxRedirects
         case maxSourceBytes, maxSourcePixels, maxSourceFrames, maxProcessingSteps, quality, negotiatedFormats, maxAge
         case memoryCacheBytes, processedMemoryBytes, diskCacheBytes, diskCacheDays, clientIdleTimeout

@@ -22,7 +22,8 @@ import NIOCore
 final class ImageService: Sendable {
     let configuration: ImageServerConfiguration
     let metrics: ServiceMetrics
-    let signer: URLSigner?
+    /// One per key, newest first: a path signed with any of them is accepted.
+    let signers: [URLSigner]
     let policy: SourcePolicy
     let downloader: ImageDownloader
     /// Processed images in memory, originals on disk (and in Redis), the fetch, the processing.
@@ -52,6 +53,8 @@ final class ImageService: Sendable {
         /// Whether another `Accept` could have got another format (`Vary: Accept`).
         var variesWithAccept: Bool
         var level: ServiceMetrics.ResultLevel
+        /// When the URL stops being served, if ever: caches must not keep the answer longer.
+        var expires: Date?
     }
 
     init(configuration: ImageServerConfiguration, metrics: ServiceMetrics, logger: Logger) throws {
@@ -59,7 +62,7 @@ final class ImageService: Sendable {
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
-        signer = configuration.key.flatMap { $0.isEmpty ? nil : URLSigner(key: $0) }
+        signers = configuration.keys.filter { !$0.isEmpty }.map(URLSigner.init(key:))
         do {
             policy = SourcePolicy(
                 allowedPrefixes: try configuration.allowedSources.map(SourcePrefix.init),
@@ -167,6 +170,9 @@ final class ImageService: Sendable {
         }
         try checkSignature(of: target)
         let request = try parsedRequests.request(for: target.signedPart) { () throws(ServiceError) in try parse(target) }
+        if let expires = request.expires, let refusal = URLExpiry.refusal(expires: expires, now: Date()) {
+            throw ServiceError(.forbidden, refusal)
+        }
         let source = request.source
         let processor = request.processor
         let choice = FormatChoice.resolve(extensionFormat: request.format, accept: accept, negotiable: negotiable)
@@ -174,7 +180,7 @@ final class ImageService: Sendable {
         let varies = choice.variesWithAccept && !negotiable.isEmpty
         if let cached = resultMemory.value(forKey: key) {
             metrics.recordResult(from: .memory)
-            return Answer(image: cached, variesWithAccept: varies, level: .memory)
+            return Answer(image: cached, variesWithAccept: varies, level: .memory, expires: request.expires)
         }
         do {
             let (found, joined) = try await flights.value(for: key) { [self] in
@@ -182,7 +188,7 @@ final class ImageService: Sendable {
             }
             let level = joined ? ServiceMetrics.ResultLevel.shared : found.1
             metrics.recordResult(from: level)
-            return Answer(image: found.0, variesWithAccept: varies, level: level)
+            return Answer(image: found.0, variesWithAccept: varies, level: level, expires: request.expires)
         } catch let error as ServiceError {
             throw error
         } catch {
@@ -217,7 +223,7 @@ final class ImageService: Sendable {
             throw ServiceError(.forbidden, "refused to fetch: \(error.description)")
         }
         return ParsedRequest(
-            source: request.source, processor: processor, format: request.format,
+            source: request.source, processor: processor, format: request.format, expires: request.expires,
             keyStem: "\(request.source.absoluteString) \(processor.identifier) q\(configuration.quality) ")
     }
 
@@ -228,8 +234,8 @@ final class ImageService: Sendable {
             }
             return
         }
-        guard let signer, signer.isValid(signature: target.signature, forPath: target.signedPart) else {
-            throw ServiceError(.forbidden, "the signature does not match the path")
+        guard signers.contains(where: { $0.isValid(signature: target.signature, forPath: target.signedPart) }) else {
+            throw ServiceError(.forbidden, "the signature does not match the path with any of the service's keys")
         }
     }
 

@@ -119,7 +119,11 @@ struct ImageServiceResponder: HTTPResponder {
     private func imageResponse(_ answer: ImageService.Answer, request: Request) -> Response {
         var headers = HTTPFields()
         headers[.eTag] = answer.image.etag
-        headers[.cacheControl] = "public, max-age=\(service.configuration.maxAge)"
+        var maxAge = service.configuration.maxAge
+        if let expires = answer.expires {
+            maxAge = min(maxAge, max(0, Int(expires.timeIntervalSinceNow.rounded(.down))))
+        }
+        headers[.cacheControl] = "public, max-age=\(maxAge)"
         if answer.variesWithAccept { headers[.vary] = "Accept" }
         if let condition = request.headers[.ifNoneMatch], Self.matches(condition, etag: answer.image.etag) {
             return Response(status: .notModified, headers: headers)

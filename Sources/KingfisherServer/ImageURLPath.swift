@@ -19,8 +19,11 @@ public struct ImageURLPath: Sendable, Hashable {
 
     /// What an image URL asks for, decoded.
     public struct Decoded: Sendable, Hashable {
-        /// The processing spec, percent-decoded; `nil` for `-` (none).
+        /// The processing spec, percent-decoded, without its `expires(…)` step; `nil` for `-`
+        /// (none).
         public var processing: String?
+        /// When the URL stops being served: its `expires(UNIX_SECONDS)` step; `nil` for never.
+        public var expires: Date?
         /// The source URL.
         public var source: URL
         /// The format the `.{ext}` named, if any.
@@ -52,15 +55,16 @@ public struct ImageURLPath: Sendable, Hashable {
 
     /// The processing, source and format the segments carry.
     ///
-    /// - Throws: ``Problem`` for bad percent-encoding, a source that is not base64url of an
-    ///   absolute http(s) URL, or an unknown extension.
+    /// - Throws: ``Problem`` for bad percent-encoding, a bad `expires(…)` step, a source that is
+    ///   not base64url of an absolute http(s) URL, or an unknown extension.
     public func decoded() throws(Problem) -> Decoded {
         var processing: String?
+        var expires: Date?
         if processingSegment != "-" {
             guard let text = processingSegment.removingPercentEncoding else {
                 throw Problem(description: "the processing segment is not valid percent-encoding")
             }
-            processing = text
+            (processing, expires) = try URLExpiry.split(text)
         }
         var encodedSource = sourceSegment
         var format: OutputFormat?
@@ -80,14 +84,18 @@ public struct ImageURLPath: Sendable, Hashable {
         else {
             throw Problem(description: "the source '\(text.prefix(200))' is not an absolute http or https URL")
         }
-        return Decoded(processing: processing, source: url, format: format)
+        return Decoded(processing: processing, expires: expires, source: url, format: format)
     }
 
     /// The path for `source` with `processing` (`nil` for none) and `format` (`nil` to
-    /// negotiate), signed by `signer`, or with `unsafe` when `signer` is `nil`.
-    public static func make(source: URL, processing: String?, format: OutputFormat?, signer: URLSigner?) -> String {
+    /// negotiate), signed by `signer`, or with `unsafe` when `signer` is `nil`; with `expires`
+    /// (default `nil`: never), refused after that time (whole seconds, rounded down).
+    public static func make(
+        source: URL, processing: String?, format: OutputFormat?, signer: URLSigner?, expires: Date? = nil
+    ) -> String {
+        let steps = expires.map { URLExpiry.prepending(URLExpiry.step(for: $0), to: processing) } ?? processing
         let encodedProcessing =
-            processing.map {
+            steps.map {
                 $0.addingPercentEncoding(withAllowedCharacters: processingAllowed) ?? $0
             } ?? "-"
         let ext = format.map { ".\($0.rawValue)" } ?? ""

@@ -10,6 +10,9 @@ struct ParsedRequest: Sendable {
     var source: URL
     var processor: ImageProcessorChain
     var format: OutputFormat?
+    /// When the URL stops being served (its `expires(…)` step); checked on every request, since
+    /// the parse is kept.
+    var expires: Date?
     /// Source and processor identifier: with the format choice, the result cache key. The
     /// identifier, not the spec as written, so `resize(9x9)` and `resize(9x9,none)` share results.
     var keyStem: String

@@ -15,8 +15,10 @@ struct ServeCommand: AsyncParsableCommand {
             SOURCE is the source URL in base64url without padding; PROCESSING is a `kf process --processor` spec, \
             percent-encoded, or '-'; EXT (jpg, png, webp, gif, avif) picks the format, else Accept negotiates \
             (AVIF, then WebP) and the source's format is the fallback. SIGNATURE is base64url (no padding) of \
-            HMAC-SHA256 with the key over the path after it, from its leading '/'; `kf url` prints signed paths. \
-            Settings come from --config (JSON, the names below in camelCase: maxSourceBytes, queueLimit, …), \
+            HMAC-SHA256 with a key over the path after it, from its leading '/'; `kf url` prints signed paths. \
+            A PROCESSING step expires(UNIX_SECONDS) makes the URL refused with 403 after that time (`kf url --expires`). \
+            Settings come from --config (JSON, the names below in camelCase: maxSourceBytes, queueLimit, …; \
+            "keys": [...] for --key), \
             then the flags. SIGTERM or SIGINT stops accepting, finishes requests in flight and exits 0.
             """
     )
@@ -29,8 +31,13 @@ struct ServeCommand: AsyncParsableCommand {
     var host: String?
     @Option(help: "The port to listen on; 0 picks a free one (default: \(defaults.port)).")
     var port: Int?
-    @Option(help: "The signing key (or set KF_SERVE_KEY, which `ps` does not show).")
-    var key: String?
+    @Option(
+        name: .customLong("key"),
+        help: """
+            A signing key (or set KF_SERVE_KEY, which `ps` does not show). Repeatable: paths signed with any key are served, \
+            so a new key can go first while URLs signed with an old one still work.
+            """)
+    var keys: [String] = []
     @Flag(help: "Accept `unsafe` in place of a signature.")
     var allowUnsigned = false
     @Flag(help: "Allow sources on loopback, private and link-local addresses.")
@@ -153,7 +160,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         set(host, \.host)
         set(port, \.port)
-        if let key = key ?? ProcessInfo.processInfo.environment["KF_SERVE_KEY"] { settings.key = key }
+        if !keys.isEmpty {
+            settings.keys = keys
+        } else if let key = ProcessInfo.processInfo.environment["KF_SERVE_KEY"] {
+            settings.key = key
+        }
         if allowUnsigned { settings.allowUnsigned = true }
         if allowPrivateNetworks { settings.allowPrivateNetworks = true }
         if !allowedSources.isEmpty { settings.allowedSources = allowedSources }

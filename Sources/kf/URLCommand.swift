@@ -20,6 +20,10 @@ struct URLCommand: ParsableCommand {
     var format: String?
     @Option(help: "The signing key (or set KF_SERVE_KEY); without one the path says `unsafe`.")
     var key: String?
+    @Option(help: "Seconds from now after which kf serve refuses the URL with 403 (default: never).")
+    var expires: Int?
+    @Option(help: "The time, in seconds since 1970, after which kf serve refuses the URL (in place of --expires).")
+    var expiresAt: Int64?
 
     func run() throws {
         guard let url = URL(string: source), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
@@ -34,11 +38,20 @@ struct URLCommand: ParsableCommand {
             }
             output = named
         }
+        if expires != nil && expiresAt != nil {
+            exitWithError("give --expires or --expires-at, not both", status: 64)
+        }
+        if let expires, expires < 0 {
+            exitWithError("--expires \(expires) is negative: give seconds from now", status: 64)
+        }
+        let expiry =
+            expires.map { Date(timeIntervalSinceNow: TimeInterval($0)) }
+            ?? expiresAt.map { Date(timeIntervalSince1970: TimeInterval($0)) }
         // An empty key is no key, as kf serve reads it.
         let signingKey = (key ?? ProcessInfo.processInfo.environment["KF_SERVE_KEY"]).flatMap { $0.isEmpty ? nil : $0 }
         print(
             ImageURLPath.make(
                 source: url, processing: processor, format: output,
-                signer: signingKey.map(URLSigner.init(key:))))
+                signer: signingKey.map(URLSigner.init(key:)), expires: expiry))
     }
 }

@@ -34,6 +34,37 @@ import Testing
         }
     }
 
+    /// `--key` is repeatable: `kf url` paths signed with any of the keys are served, others are
+    /// refused, and an expired one is refused with its reason.
+    @Test func serveTakesSeveralKeysAndRefusesExpiredURLs() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            let (process, port, err) = try await Self.startServe(
+                "serve", "--port", "0", "--key", "new", "--key", "old", "--allow-private-networks",
+                "--directory", directory.path, "--name", "kf-serve-keys-test")
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            let source = origin.url("/image/photo_baseline_420.jpg").absoluteString
+            var statuses: [String: UInt] = [:]
+            for (name, arguments) in [
+                ("new", ["--key", "new"]), ("old", ["--key", "old"]), ("other", ["--key", "other"]),
+                ("expired", ["--key", "old", "--expires-at", "1000"]), ("expiring", ["--key", "new", "--expires", "300"]),
+            ] {
+                let path = try await ProcessRun.run(
+                    BuiltExecutable.kf.path, ["url", source, "--processor", "resize(24x24,none)", "--format", "png"] + arguments)
+                let response = try await client.execute(
+                    HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path.stdout.trimmingCharacters(in: .newlines))"),
+                    timeout: .seconds(60))
+                statuses[name] = response.status.code
+                let body = try await response.body.collect(upTo: 1 << 20)
+                if name == "expired" {
+                    #expect(String(buffer: body).hasPrefix("the URL expired at 1970-01-01T00:16:40Z"), "\(String(buffer: body))")
+                }
+            }
+            try await client.shutdown()
+            _ = try await Self.stop(process, err)
+            #expect(statuses == ["new": 200, "old": 200, "other": 403, "expired": 403, "expiring": 200])
+        }
+    }
+
     /// On a full disk every result is still served (from memory), and the log says so once a
     /// minute, not once per request.
     @Test(.enabled(if: MountNamespace.isAvailable, "needs unshare with user namespaces (util-linux)"))
@@ -199,6 +230,16 @@ import Testing
         }
     }
 
+    @Test func configFileTakesSeveralKeysOrOne() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("serve.json")
+            try Data(#"{"keys": ["new", "old"]}"#.utf8).write(to: file)
+            #expect(try ImageServerConfiguration.load(file: file.path).keys == ["new", "old"])
+            try Data(#"{"key": "only"}"#.utf8).write(to: file)
+            #expect(try ImageServerConfiguration.load(file: file.path).keys == ["only"])
+        }
+    }
+
     @Test func configFileKeepsDefaultsForMissingKeysAndFlagsWin() throws {
         try withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("serve.json")
@@ -233,5 +274,22 @@ import Testing
         #expect(emptyKey.stdout.hasPrefix("/unsafe/"), "an empty key is no key, as for kf serve")
         let noHost = try await ProcessRun.kf("url", "http:///a.jpg")
         #expect(noHost.status == 64)
+    }
+
+    @Test func urlMakesPathsThatExpireInsideWhatIsSigned() async throws {
+        let before = Int64(Date().timeIntervalSince1970)
+        let run = try await ProcessRun.kf("url", "https://example.com/a.jpg", "--processor", "round(8)", "--key", "secret", "--expires", "600")
+        let after = Int64(Date().timeIntervalSince1970)
+        let parts = run.stdout.trimmingCharacters(in: .newlines).split(separator: "/", maxSplits: 1)
+        #expect(parts.count == 2)
+        #expect(URLSigner(key: "secret").isValid(signature: parts[0], forPath: "/" + parts[1]))
+        let decoded = try ImageURLPath(path: Substring(run.stdout.trimmingCharacters(in: .newlines))).decoded()
+        let expires = try #require(decoded.expires.map { Int64($0.timeIntervalSince1970) })
+        #expect((before + 600...after + 600).contains(expires))
+        #expect(decoded.processing == "round(8)")
+        let at = try await ProcessRun.kf("url", "https://example.com/a.jpg", "--expires-at", "1767225600")
+        #expect(at.stdout == "/unsafe/expires(1767225600)/aHR0cHM6Ly9leGFtcGxlLmNvbS9hLmpwZw\n")
+        let both = try await ProcessRun.kf("url", "https://example.com/a.jpg", "--expires", "5", "--expires-at", "1767225600")
+        #expect(both.status == 64)
     }
 }

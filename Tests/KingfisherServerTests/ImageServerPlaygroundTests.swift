@@ -34,6 +34,24 @@ import Testing
         }
     }
 
+    @Test func anExpiryGoesIntoThePathAndAnExpiredURLShowsWhy() async throws {
+        guard let chromium = HeadlessChromium.require() else { return }
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            try await withImageService(testServiceConfiguration(directory: directory), reach: .socket) { service in
+                let source = origin.url("/image/photo_baseline_420.jpg")
+                let page = try await chromium.dom(of: Self.address(service, source: source, extra: "&expires=1000"))
+                let expected = ImageURLPath.make(
+                    source: source, processing: Self.processing, format: .png, signer: nil, expires: Date(timeIntervalSince1970: 1000))
+                #expect(page.text(of: "url") == service.url(expected))
+                #expect(page.attribute("data-unix", of: "expires-at") == "1000")
+                #expect(page.attribute("data-state") == "error")
+                let status = try #require(page.text(of: "status"))
+                #expect(status.hasPrefix("403") && status.contains("the URL expired at 1970-01-01T00:16:40Z"), "status: \(status)")
+                #expect(origin.requests("/image/photo_baseline_420.jpg") == 0)
+            }
+        }
+    }
+
     @Test func aFailingSourceShowsTheServicesOneLineError() async throws {
         guard let chromium = HeadlessChromium.require() else { return }
         try await withTestHTTPServerAndDirectory { origin, directory in
@@ -87,6 +105,18 @@ import Testing
                 #expect(signed.attribute("data-state") == "loaded", "status: \(signed.text(of: "status") ?? "-")")
                 #expect(signed.attribute("data-width", of: "result-size") == "40")
                 #expect(signed.attribute("data-height", of: "result-size") == "30")
+
+                // With an expiry, both commands the page shows sign the same path, expiry and all.
+                let expiring = try await chromium.dom(of: Self.address(service, source: source, extra: "&expires=4102444800"))
+                let expiringPath = try #require(expiring.text(of: "sign-path"))
+                #expect(expiringPath.hasPrefix("/expires(4102444800)%7C%3E"))
+                let bySSL = try await ProcessRun.run(
+                    "/bin/sh", ["-c", "KF_SERVE_KEY='\(key)'; \(try #require(expiring.text(of: "sign-command")))"])
+                let kfCommand = try #require(expiring.text(of: "kf-command"))
+                #expect(kfCommand.hasPrefix("kf url ") && kfCommand.hasSuffix(" --expires-at 4102444800"))
+                let byKF = try await ProcessRun.run(
+                    "/bin/sh", ["-c", "export KF_SERVE_KEY='\(key)'; '\(BuiltExecutable.kf.path)'\(kfCommand.dropFirst(2))"])
+                #expect(byKF.stdout.trimmingCharacters(in: .newlines) == "/\(bySSL.stdout.trimmingCharacters(in: .whitespacesAndNewlines))\(expiringPath)")
             }
         }
     }

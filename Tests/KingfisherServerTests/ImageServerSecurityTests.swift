@@ -47,10 +47,71 @@ import Testing
                 let tampered = "/\(signature)" + signed.dropFirst(signature.count + 1).replacingOccurrences(of: ".png", with: ".jpg")
                 let answer = try await service.get(tampered)
                 #expect(answer.status == 403)
-                #expect(answer.text == "the signature does not match the path\n")
+                #expect(answer.text == "the signature does not match the path with any of the service's keys\n")
                 // A bad signature is refused before anything else is looked at.
                 #expect(try await service.get("/AAAA/resize(zz)/%%%").status == 403)
                 #expect(origin.requests("/image/photo_baseline_420.jpg") == 1)
+            }
+        }
+    }
+
+    @Test func pathsSignedWithAnyOfTheKeysAreServedSoKeysRotate() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.allowUnsigned = false
+            configuration.keys = ["new key", "old key"]
+            try await withImageService(configuration) { service in
+                let source = origin.url("/image/photo_baseline_420.jpg")
+                for key in ["new key", "old key"] {
+                    let path = ImageURLPath.make(source: source, processing: "resize(20x20)", format: .png, signer: URLSigner(key: key))
+                    #expect(try await service.get(path).status == 200, "signed with \(key)")
+                }
+                let retired = ImageURLPath.make(source: source, processing: "resize(20x20)", format: .png, signer: URLSigner(key: "retired key"))
+                let answer = try await service.get(retired)
+                #expect(answer.status == 403)
+                #expect(answer.text == "the signature does not match the path with any of the service's keys\n")
+            }
+        }
+    }
+
+    @Test func anExpiredURLIs403WithItsReasonAndItsExpiryIsSigned() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.allowUnsigned = false
+            configuration.key = "k3y"
+            let signer = URLSigner(key: "k3y")
+            try await withImageService(configuration) { service in
+                let source = origin.url("/image/photo_baseline_420.jpg")
+                let expiry = Date(timeIntervalSince1970: 1_700_000_000)
+                let expired = ImageURLPath.make(source: source, processing: "resize(20x20)", format: .png, signer: signer, expires: expiry)
+                #expect(expired.contains("/expires(1700000000)%7C%3Eresize(20x20)/"))
+                let refused = try await service.get(expired)
+                #expect(refused.status == 403)
+                #expect(refused.text.hasPrefix("the URL expired at 2023-11-14T22:13:20Z ("), "\(refused.text)")
+                #expect(refused.text.split(separator: "\n").count == 1)
+                #expect(origin.requests("/image/photo_baseline_420.jpg") == 0, "an expired URL fetches nothing")
+
+                // A URL that is still valid is served, and no cache is told to keep it longer.
+                let valid = ImageURLPath.make(
+                    source: source, processing: "resize(20x20)", format: .png, signer: signer, expires: Date(timeIntervalSinceNow: 120))
+                let served = try await service.get(valid)
+                #expect(served.status == 200)
+                let maxAge = try #require(served.header("Cache-Control")?.split(separator: "=").last.flatMap { Int($0) })
+                #expect((1...120).contains(maxAge), "max-age \(maxAge)")
+
+                // The expiry is signed: moving it breaks the signature.
+                let signature = expired.split(separator: "/")[0]
+                let moved = expired.replacingOccurrences(of: "expires(1700000000)", with: "expires(4102444800)")
+                #expect(moved.hasPrefix("/\(signature)/"))
+                let movedAnswer = try await service.get(moved)
+                #expect(movedAnswer.status == 403)
+                #expect(movedAnswer.text.contains("signature does not match"))
+
+                // An expiry that is not a time is a 400 that says so.
+                let garbled = ImageURLPath.make(source: source, processing: "expires(soon)", format: .png, signer: signer)
+                let garbledAnswer = try await service.get(garbled)
+                #expect(garbledAnswer.status == 400)
+                #expect(garbledAnswer.text.contains("expires(soon) is not a time"))
             }
         }
     }

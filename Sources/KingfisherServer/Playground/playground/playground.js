@@ -295,21 +295,32 @@ async function show(url, format) {
   }
 }
 
+// The time the URL expires, in seconds since 1970, or 0 for never: fixed when it is typed, so
+// the path (and a signature pasted for it) stays the same while the page is open.
+let expiresAt = 0;
+function setExpiry(unix) {
+  expiresAt = unix > 0 ? unix : 0;
+  $("expires-at").dataset.unix = expiresAt ? String(expiresAt) : "";
+  $("expires-at").textContent = expiresAt ? `until ${new Date(expiresAt * 1000).toISOString().replace(".000Z", "Z")}` : "";
+}
+
 function update() {
   const source = $("source").value.trim();
   const spec = $("spec").value.trim();
   const format = document.querySelector("input[name=format]:checked").value;
-  writeHash({source, processing: spec, format, signed: $("signed").value.trim()});
+  writeHash({source, processing: spec, format, expires: expiresAt ? String(expiresAt) : "", signed: $("signed").value.trim()});
   const idle = (text) => { generation++; inflight?.abort(); setURL(""); setStatus("idle", text); };
   if (!source) return idle("Enter a source image URL to start.");
   if (!/^https?:\/\/[^/?#]/i.test(source)) return idle("The source must be an absolute http:// or https:// URL.");
-  const path = `/${encodeProcessing(spec)}/${base64url(source)}${format ? "." + format : ""}`;
+  // The service's expires(…) step goes first, as `kf url` puts it.
+  const steps = expiresAt ? [`expires(${expiresAt})`, spec].filter(Boolean).join("|>") : spec;
+  const path = `/${encodeProcessing(steps)}/${base64url(source)}${format ? "." + format : ""}`;
   let url = location.origin + "/unsafe" + path;
   if (!allowsUnsigned) {
     $("sign-path").textContent = path;
     $("sign-command").textContent =
       `printf '%s' ${shellQuote(path)} | openssl dgst -sha256 -hmac "$KF_SERVE_KEY" -binary | openssl base64 -A | tr '+/' '-_' | tr -d '='`;
-    $("kf-command").textContent = `kf url ${shellQuote(source)}${spec ? " --processor " + shellQuote(spec) : ""}${format ? " --format " + format : ""}`;
+    $("kf-command").textContent = `kf url ${shellQuote(source)}${spec ? " --processor " + shellQuote(spec) : ""}${format ? " --format " + format : ""}${expiresAt ? " --expires-at " + expiresAt : ""}`;
     url = signedURL(path);
     if (!url) return idle("Sign the path above, then paste the signature (or the signed URL) to preview the result.");
   }
@@ -370,6 +381,11 @@ async function start() {
   $("source").addEventListener("input", () => schedule());
   $("signed").addEventListener("input", () => schedule(0));
   $("formats").addEventListener("change", () => schedule(0));
+  $("expires-in").addEventListener("input", () => {
+    const seconds = parseInt($("expires-in").value, 10);
+    setExpiry(seconds > 0 ? Math.floor(Date.now() / 1000) + seconds : 0);
+    schedule();
+  });
   for (const button of document.querySelectorAll("[data-copy]")) {
     button.addEventListener("click", async () => {
       const text = $(button.dataset.copy).textContent;
@@ -398,6 +414,7 @@ async function start() {
   $("source").value = initial.source || "";
   $("spec").value = initial.processing || "";
   $("signed").value = initial.signed || "";
+  setExpiry(parseInt(initial.expires, 10) || 0);
   const formatInput = document.querySelector(`input[name=format][value="${CSS.escape((initial.format || "").replace(/^jpeg$/, "jpg"))}"]`);
   if (formatInput) formatInput.checked = true;
   rowsFromText($("spec").value);
