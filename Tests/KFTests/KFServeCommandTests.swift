@@ -278,7 +278,8 @@ import Testing
 
     @Test func urlMakesPathsThatExpireInsideWhatIsSigned() async throws {
         let before = Int64(Date().timeIntervalSince1970)
-        let run = try await ProcessRun.kf("url", "https://example.com/a.jpg", "--processor", "round(8)", "--key", "secret", "--expires", "600")
+        let run = try await ProcessRun.kf(
+            "url", "https://example.com/a.jpg", "--processor", "round(8)", "--key", "secret", "--expires", "600")
         let after = Int64(Date().timeIntervalSince1970)
         let parts = run.stdout.trimmingCharacters(in: .newlines).split(separator: "/", maxSplits: 1)
         #expect(parts.count == 2)

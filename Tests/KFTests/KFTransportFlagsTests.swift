@@ -24,7 +24,23 @@ import Testing
                     "--proxy", tinyproxy.url().absoluteString,
                 ])
                 #expect(run.status == 0, "\(run.stderr)")
-                #expect(tinyproxy.tunnelled(toPort: server.port), "\(tinyproxy.log)")
+                #expect(tinyproxy.forwarded(toPort: server.port), "\(tinyproxy.log)")
+            }
+        }
+    }
+
+    /// `kf get` through a proxy that tunnels only to port 443, as `curl -x` gets through it.
+    @Test func getReachesPlainHTTPThroughAProxyThatTunnelsOnlyToTLS() async throws {
+        try await withTinyproxy(connectPorts: [443]) { tinyproxy in
+            try await withTestHTTPServerAndDirectory { server, directory in
+                let url = server.url("/image/photo.png").absoluteString
+                let run = try await kf(
+                    ["get", url, "--directory", directory.path], environment: ["HTTP_PROXY": tinyproxy.url().absoluteString])
+                #expect(run.status == 0, "\(run.stderr)")
+                #expect(tinyproxy.forwarded(toPort: server.port) && !tinyproxy.tunnelled(toPort: server.port), "\(tinyproxy.log)")
+                let curl = try await ProcessRun.run(
+                    "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-x", tinyproxy.url().absoluteString, url])
+                #expect(curl.stdout == "200", "curl's yardstick: \(curl.stdout) \(curl.stderr)")
             }
         }
     }
@@ -37,7 +53,7 @@ import Testing
                     ["get", url, "--directory", directory.path, "--force-refresh"],
                     environment: ["http_proxy": tinyproxy.url().absoluteString])
                 #expect(proxied.status == 0, "\(proxied.stderr)")
-                #expect(tinyproxy.tunnelled(toPort: server.port), "\(tinyproxy.log)")
+                #expect(tinyproxy.forwarded(toPort: server.port), "\(tinyproxy.log)")
                 // A dead proxy in the environment: --proxy none goes directly, without it the proxy is named.
                 try await withRefusingPort { deadPort in
                     let dead = ["http_proxy": "http://127.0.0.1:\(deadPort)"]

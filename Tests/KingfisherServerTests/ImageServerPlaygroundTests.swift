@@ -116,7 +116,9 @@ import Testing
                 #expect(kfCommand.hasPrefix("kf url ") && kfCommand.hasSuffix(" --expires-at 4102444800"))
                 let byKF = try await ProcessRun.run(
                     "/bin/sh", ["-c", "export KF_SERVE_KEY='\(key)'; '\(BuiltExecutable.kf.path)'\(kfCommand.dropFirst(2))"])
-                #expect(byKF.stdout.trimmingCharacters(in: .newlines) == "/\(bySSL.stdout.trimmingCharacters(in: .whitespacesAndNewlines))\(expiringPath)")
+                #expect(
+                    byKF.stdout.trimmingCharacters(in: .newlines)
+                        == "/\(bySSL.stdout.trimmingCharacters(in: .whitespacesAndNewlines))\(expiringPath)")
             }
         }
     }

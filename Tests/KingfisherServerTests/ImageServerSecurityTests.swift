@@ -66,7 +66,8 @@ import Testing
                     let path = ImageURLPath.make(source: source, processing: "resize(20x20)", format: .png, signer: URLSigner(key: key))
                     #expect(try await service.get(path).status == 200, "signed with \(key)")
                 }
-                let retired = ImageURLPath.make(source: source, processing: "resize(20x20)", format: .png, signer: URLSigner(key: "retired key"))
+                let retired = ImageURLPath.make(
+                    source: source, processing: "resize(20x20)", format: .png, signer: URLSigner(key: "retired key"))
                 let answer = try await service.get(retired)
                 #expect(answer.status == 403)
                 #expect(answer.text == "the signature does not match the path with any of the service's keys\n")

@@ -6,9 +6,9 @@ import NIOCore
 import NIOPosix
 
 /// A real tinyproxy (the Debian package, `scripts/install-deps.sh` installs it) on 127.0.0.1 with
-/// a free port, its configuration and log in a temporary directory. It allows `CONNECT` to any
-/// port (no `ConnectPort` line), which AsyncHTTPClient uses for every proxied request, and logs
-/// each request line, so tests read in ``log`` which requests went through it.
+/// a free port, its configuration and log in a temporary directory. By default it allows
+/// `CONNECT` to any port (no `ConnectPort` line), so https tests can tunnel to a test server; it
+/// logs each request line, so tests read in ``log`` which requests went through it, and how.
 package final class Tinyproxy: Sendable {
     package let port: Int
     private let process: Process
@@ -24,9 +24,10 @@ package final class Tinyproxy: Sendable {
     }
 
     /// Starts tinyproxy in the foreground in `directory`; with `basicAuth` ("user password") it
-    /// requires those credentials. A port found free can be taken by another test's listener
+    /// requires those credentials; with `connectPorts` it opens tunnels only to those ports (as
+    /// `ConnectPort 443` does in tinyproxy's and squid's stock setups). A port found free can be taken by another test's listener
     /// before tinyproxy binds it (tinyproxy then exits): it is started again on another port.
-    package init(directory: URL, basicAuth: String? = nil) async throws {
+    package init(directory: URL, basicAuth: String? = nil, connectPorts: [Int] = []) async throws {
         logFile = directory.appendingPathComponent("tinyproxy.log")
         let watch = try DirectoryWatch(directory)
         for attempt in 1... {
@@ -37,6 +38,7 @@ package final class Tinyproxy: Sendable {
                 "LogFile \"\(logFile.path)\"", "PidFile \"\(directory.appendingPathComponent("tinyproxy.pid").path)\"",
             ]
             if let basicAuth { lines.append("BasicAuth \(basicAuth)") }
+            lines += connectPorts.map { "ConnectPort \($0)" }
             try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: configuration)
             try? FileManager.default.removeItem(at: logFile)
             let process = Process()
@@ -64,6 +66,12 @@ package final class Tinyproxy: Sendable {
 
     /// Whether the log shows a tunnel to 127.0.0.1:`port`.
     package func tunnelled(toPort port: Int) -> Bool { log.contains("CONNECT 127.0.0.1:\(port) ") }
+
+    /// Whether the log shows a plain http request to 127.0.0.1:`port` sent in absolute form.
+    package func forwarded(toPort port: Int) -> Bool { log.contains("GET http://127.0.0.1:\(port)/") }
+
+    /// Whether anything, tunnelled or forwarded, went through to 127.0.0.1:`port`.
+    package func carried(toPort port: Int) -> Bool { tunnelled(toPort: port) || forwarded(toPort: port) }
 
     /// Stops the proxy (its own process only) and waits for it to exit. SIGKILL, because
     /// tinyproxy notices SIGTERM only when its next connection arrives.
@@ -95,11 +103,11 @@ package final class Tinyproxy: Sendable {
 /// Runs `body` with a fresh ``Tinyproxy`` (see its initializer for `basicAuth`) and stops it
 /// afterwards, also when `body` throws.
 package func withTinyproxy<T>(
-    basicAuth: String? = nil, isolation: isolated (any Actor)? = #isolation,
+    basicAuth: String? = nil, connectPorts: [Int] = [], isolation: isolated (any Actor)? = #isolation,
     _ body: (Tinyproxy) async throws -> T
 ) async throws -> T {
     try await withTemporaryDirectory { directory in
-        let proxy = try await Tinyproxy(directory: directory, basicAuth: basicAuth)
+        let proxy = try await Tinyproxy(directory: directory, basicAuth: basicAuth, connectPorts: connectPorts)
         return try await run({ try await body(proxy) }, thenCleanUp: { await proxy.stop() })
     }
 }

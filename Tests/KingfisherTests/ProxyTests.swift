@@ -95,7 +95,23 @@ import Testing
             try await withTestHTTPServer { server in
                 let result = try await downloader(proxy: .server(tinyproxy.url())).downloadImage(with: server.url("/image/photo.png"))
                 #expect(result.image.pixelWidth == 190 && server.requests("/image/photo.png") == 1)
-                #expect(tinyproxy.tunnelled(toPort: server.port), "\(tinyproxy.log)")
+                #expect(tinyproxy.forwarded(toPort: server.port), "\(tinyproxy.log)")
+            }
+        }
+    }
+
+    /// A proxy that opens tunnels only to port 443 (tinyproxy's and squid's stock rule) still
+    /// carries plain http: it is sent the request in absolute form, as curl sends it.
+    @Test func plainHTTPGoesToTheProxyInAbsoluteFormNotThroughATunnel() async throws {
+        try await withTinyproxy(connectPorts: [443]) { tinyproxy in
+            try await withTestHTTPServer { server in
+                let url = server.url("/image/photo.png?size=full")
+                let result = try await downloader(proxy: .server(tinyproxy.url())).downloadImage(with: url)
+                #expect(result.image.pixelWidth == 190 && server.requests("/image/photo.png") == 1)
+                #expect(tinyproxy.log.contains("GET \(url.absoluteString) HTTP/1.1"), "\(tinyproxy.log)")
+                #expect(!tinyproxy.tunnelled(toPort: server.port), "\(tinyproxy.log)")
+                // The origin sees its own authority in Host, not the proxy's.
+                #expect(server.headers("/image/photo.png")["host"] == "127.0.0.1:\(server.port)", "\(server.headers("/image/photo.png"))")
             }
         }
     }
@@ -109,7 +125,7 @@ import Testing
                     let result = try await downloader(environment: environment).downloadImage(with: server.url("/image/photo.png"))
                     #expect(result.image.pixelWidth == 190)
                 }
-                #expect(tinyproxy.tunnelled(toPort: server.port), "\(tinyproxy.log)")
+                #expect(tinyproxy.forwarded(toPort: server.port), "\(tinyproxy.log)")
             }
         }
     }
@@ -124,12 +140,12 @@ import Testing
                 ]
                 let result = try await downloader(environment: environment).downloadImage(with: server.url("/image/photo.png"))
                 #expect(result.image.pixelWidth == 190 && server.requests("/image/photo.png") == 1)
-                #expect(!tinyproxy.tunnelled(toPort: server.port), "\(tinyproxy.log)")
+                #expect(!tinyproxy.carried(toPort: server.port), "\(tinyproxy.log)")
                 // The same list on an explicit proxy.
                 let bypass = environment["no_proxy"]!
                 _ = try await downloader(proxy: .server(tinyproxy.url(), bypass: bypass)).downloadImage(
                     with: server.url("/image/photo.png"))
-                #expect(server.requests("/image/photo.png") == 2 && !tinyproxy.tunnelled(toPort: server.port), "\(tinyproxy.log)")
+                #expect(server.requests("/image/photo.png") == 2 && !tinyproxy.carried(toPort: server.port), "\(tinyproxy.log)")
             }
         }
     }

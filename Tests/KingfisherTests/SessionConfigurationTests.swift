@@ -48,7 +48,7 @@ import Testing
                 #expect((downloader.transport as? AsyncHTTPClientTransport) !== AsyncHTTPClientTransport.shared)
                 let result = try await downloader.downloadImage(with: server.url("/image/photo.png"))
                 #expect(result.image.pixelWidth == 190)
-                #expect(tinyproxy.tunnelled(toPort: server.port), "\(tinyproxy.log)")
+                #expect(tinyproxy.forwarded(toPort: server.port), "\(tinyproxy.log)")
 
                 // A transport given to the downloader is the caller's: it stays.
                 let own = AsyncHTTPClientTransport()

@@ -52,8 +52,10 @@ extension AsyncHTTPClientTransport {
         }
     }
 
-    /// Which HTTP proxy requests go through. AsyncHTTPClient tunnels every proxied request, also
-    /// plain `http` ones, with `CONNECT`, so the proxy must allow `CONNECT` to the ports used.
+    /// Which HTTP proxy requests go through. `https` requests go through a `CONNECT` tunnel (TLS
+    /// end to end); plain `http` requests are sent to the proxy in absolute form
+    /// (`GET http://host/path`), as curl sends them, so a proxy that tunnels only to port 443
+    /// carries both.
     public enum Proxy: Sendable, Hashable {
         /// The proxies of the environment variables `http_proxy` (for `http` URLs),
         /// `https_proxy` (for `https` URLs) and `no_proxy` (hosts that bypass them, see

@@ -68,6 +68,9 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
     private struct Route: Sendable {
         var proxy: ProxyServer?
         var check: TransportClients.Check
+        /// A plain http request through `proxy`: sent to it in absolute form, not tunnelled.
+        var forwarded: Bool { proxy != nil && check == .verified && isPlainHTTP }
+        var isPlainHTTP = false
     }
 
     private func route(for url: URL, acceptingUntrustedCertificates: Bool) throws -> Route {
@@ -80,6 +83,9 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
         if url.scheme?.lowercased() == "https", let host = url.host, tls.pins(for: host) != nil {
             return Route(proxy: proxy, check: .pinned(host: host.lowercased()))
         }
+        if url.scheme?.lowercased() == "http" {
+            return Route(proxy: proxy, check: .verified, isPlainHTTP: true)
+        }
         return Route(proxy: proxy, check: acceptingUntrustedCertificates ? .anyCertificate : .verified)
     }
 
@@ -89,23 +95,48 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
     ) -> any TransportExchange {
         let outgoing: HTTPClient.Request
         let route: Route
+        let url: URL
         do {
-            guard let url = request.url else { throw URLError(.badURL) }
+            guard let requested = request.url else { throw URLError(.badURL) }
+            url = requested
             var headers = HTTPHeaders()
             for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
-            outgoing = try HTTPClient.Request(
-                url: url, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-                headers: headers, body: request.httpBody.map { .bytes($0) })
             route = try self.route(for: url, acceptingUntrustedCertificates: acceptingUntrustedCertificates)
+            var target = url
+            if route.forwarded, let proxy = route.proxy {
+                target = try Self.forwardedTarget(url, through: proxy, headers: &headers)
+            }
+            outgoing = try HTTPClient.Request(
+                url: target, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+                headers: headers, body: request.httpBody.map { .bytes($0) })
         } catch {
             receiver.didComplete(with: error)
             return Exchange()
         }
         let exchange = Exchange()
         send(
-            outgoing, route: route, exchange: exchange, receiver: receiver,
+            outgoing, url: url, route: route, exchange: exchange, receiver: receiver,
             retries: outgoing.method == .GET || outgoing.method == .HEAD ? 1 : 0)
         return exchange
+    }
+
+    /// The URL to send a plain http request for `url` to so that `proxy` forwards it: the
+    /// proxy's, with `url`'s path and query; `headers` gain the origin's `Host` and the proxy's
+    /// credentials. ``AbsoluteFormTarget`` puts the origin back into the request line.
+    private static func forwardedTarget(_ url: URL, through proxy: ProxyServer, headers: inout HTTPHeaders) throws -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let host = components.percentEncodedHost
+        else { throw URLError(.badURL, userInfo: [NSURLErrorFailingURLErrorKey: url]) }
+        let authority = components.port.map { "\(host):\($0)" } ?? host
+        headers.replaceOrAdd(name: "Host", value: authority)
+        if let user = proxy.user {
+            headers.replaceOrAdd(
+                name: "Proxy-Authorization", value: "Basic " + Data("\(user):\(proxy.password ?? "")".utf8).base64EncodedString())
+        }
+        components.host = proxy.host
+        components.port = proxy.port
+        if components.percentEncodedPath.isEmpty { components.percentEncodedPath = "/" }
+        guard let target = components.url else { throw URLError(.badURL, userInfo: [NSURLErrorFailingURLErrorKey: url]) }
+        return target
     }
 
     /// Sends `outgoing`; when it fails before any response because its connection closed (a
@@ -113,11 +144,12 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
     /// wrong), sends it again up to `retries` times, as browsers do for idempotent requests. A
     /// server that closes every connection unanswered therefore sees each request twice.
     private func send(
-        _ outgoing: HTTPClient.Request, route: Route, exchange: Exchange,
+        _ outgoing: HTTPClient.Request, url: URL, route: Route, exchange: Exchange,
         receiver: any TransportExchangeReceiver, retries: Int
     ) {
-        let forwarder = ResponseForwarder(url: outgoing.url, receiver: receiver)
-        let task = clients.client(proxy: route.proxy, check: route.check).execute(request: outgoing, delegate: forwarder)
+        let forwarder = ResponseForwarder(url: url, receiver: receiver, answeredByProxy: route.forwarded)
+        let client = route.forwarded ? clients.forwardingClient() : clients.client(proxy: route.proxy, check: route.check)
+        let task = client.execute(request: outgoing, delegate: forwarder)
         exchange.run(task)
         task.futureResult.whenComplete { result in
             switch result {
@@ -125,17 +157,17 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
                 receiver.didComplete(with: nil)
             case .failure(let error):
                 if retries > 0, !forwarder.receivedResponse, !exchange.isCancelled, Self.isClosedConnection(error) {
-                    self.send(outgoing, route: route, exchange: exchange, receiver: receiver, retries: retries - 1)
+                    self.send(outgoing, url: url, route: route, exchange: exchange, receiver: receiver, retries: retries - 1)
                 } else if route.check == .verified, TransportErrorText.isRefusedChain(error), !exchange.isCancelled {
                     let probe = self.clients.client(proxy: route.proxy, check: .probe)
-                    CertificateProbe.diagnose(outgoing.url, with: probe) { problem in
+                    CertificateProbe.diagnose(url, with: probe) { problem in
                         receiver.didComplete(
                             with: TransportErrorText.urlError(
-                                for: error, url: outgoing.url, proxy: route.proxy,
+                                for: error, url: url, proxy: route.proxy,
                                 certificateProblem: problem))
                     }
                 } else {
-                    receiver.didComplete(with: TransportErrorText.urlError(for: error, url: outgoing.url, proxy: route.proxy))
+                    receiver.didComplete(with: TransportErrorText.urlError(for: error, url: url, proxy: route.proxy))
                 }
             }
         }
@@ -185,12 +217,20 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
         /// Whether a response head arrived (after which the request is never sent again).
         var receivedResponse: Bool { responded.load(ordering: .acquiring) }
 
-        init(url: URL, receiver: any TransportExchangeReceiver) {
+        /// Whether a forward proxy answers first (a plain http request it forwards), so that its
+        /// own `407` is the proxy's refusal, as it is for a tunnel, not the origin's answer.
+        private let answeredByProxy: Bool
+
+        init(url: URL, receiver: any TransportExchangeReceiver, answeredByProxy: Bool) {
             self.url = url
             self.receiver = receiver
+            self.answeredByProxy = answeredByProxy
         }
 
         func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+            if answeredByProxy, head.status == .proxyAuthenticationRequired {
+                return task.eventLoop.makeFailedFuture(HTTPClientError.proxyAuthenticationRequired)
+            }
             responded.store(true, ordering: .releasing)
             let response = TransportResponse(
                 url: url, statusCode: Int(head.status.code),

@@ -7,8 +7,9 @@ import NIOCore
 import NIOSSL
 
 /// The `HTTPClient`s of an ``AsyncHTTPClientTransport``, one per proxy and kind of certificate
-/// check, each made on first use: AsyncHTTPClient sets its proxy and its certificate checks per
-/// client, not per request. A transport uses a handful at most (proxies times checks).
+/// check, and one for plain http requests a proxy forwards, each made on first use:
+/// AsyncHTTPClient sets its proxy and its certificate checks per client, not per request. A
+/// transport uses a handful at most (proxies times checks).
 final class TransportClients: Sendable {
     /// How a client checks servers' certificates.
     enum Check: Hashable, Sendable {
@@ -26,6 +27,9 @@ final class TransportClients: Sendable {
     private struct Key: Hashable {
         var proxy: ProxyServer?
         var check: Check
+        /// Requests are sent to the proxy they name as their origin, their targets in absolute
+        /// form (``AbsoluteFormTarget``).
+        var forwardedByProxy = false
     }
 
     private let clients = Locked<[Key: HTTPClient]>([:])
@@ -39,8 +43,17 @@ final class TransportClients: Sendable {
 
     /// The client for requests through `proxy` (`nil`: directly) checking certificates as `check` says.
     func client(proxy: ProxyServer?, check: Check) -> HTTPClient {
-        let key = Key(proxy: proxy, check: check)
-        return clients.withLock { clients in
+        client(for: Key(proxy: proxy, check: check))
+    }
+
+    /// The client for plain http requests sent to a forward proxy: their URL names the proxy,
+    /// their `Host` field the origin, and they leave in absolute form.
+    func forwardingClient() -> HTTPClient {
+        client(for: Key(proxy: nil, check: .verified, forwardedByProxy: true))
+    }
+
+    private func client(for key: Key) -> HTTPClient {
+        clients.withLock { clients in
             if let client = clients[key] { return client }
             let made = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration(for: key))
             clients[key] = made
@@ -85,6 +98,11 @@ final class TransportClients: Sendable {
         }
         configuration.http1_1ConnectionDebugInitializer = afterHandshake
         configuration.http2ConnectionDebugInitializer = afterHandshake
+        if key.forwardedByProxy {
+            // Plain http: never HTTP/2, and every connection rewrites its requests' targets.
+            configuration.httpVersion = .http1Only
+            configuration.http1_1ConnectionDebugInitializer = AbsoluteFormTarget.install(on:)
+        }
         return configuration
     }
 }
