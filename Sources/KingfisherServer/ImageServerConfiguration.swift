@@ -55,9 +55,16 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
     public var maxRedirects = 5
     /// The largest source in bytes; past it, `413`. Default 50 MiB.
     public var maxSourceBytes = 50 * 1024 * 1024
-    /// The most pixels a source (each frame) or a result may have; past it, `413`
-    /// (`400` for a processing whose output is over). Default 50 000 000.
+    /// The most pixels a source may have (each frame); past it, `413`. Default 50 000 000.
     public var maxSourcePixels = 50_000_000
+    /// The most pixels a processing step may make (frames held at once counted); past it,
+    /// `400`, before the step allocates anything. Default 50 000 000.
+    public var maxResultPixels = 50_000_000
+    /// Bytes of decoded pixels (4 a pixel) all requests being processed may hold together:
+    /// each request's decoded source and processing steps are counted from the header and the
+    /// steps' output sizes before anything is allocated. A request that would take the total
+    /// past it gets `503` with `Retry-After` (`413` when it alone needs more). Default 1 GiB.
+    public var pixelMemoryBytes = 1 << 30
     /// The most frames of an animated source. Default 1000.
     public var maxSourceFrames = 1000
     /// The most steps in a processing. Default 16.
@@ -150,6 +157,7 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         try require(queueLimit >= 0, "the queue limit must be 0 or more")
         try require(maxConcurrentFetches >= 1, "concurrent fetches must be at least 1")
         try require(maxSourceBytes > 0 && maxSourcePixels > 0 && maxSourceFrames > 0, "source limits must be positive")
+        try require(maxResultPixels > 0 && pixelMemoryBytes > 0, "the result pixel limit and the pixel memory budget must be positive")
         try require((1...100).contains(quality), "quality \(quality) is not 1…100")
         try require(maxAge >= 0, "max-age must be 0 or more")
         try require(retryAfter >= 0, "retry-after must be 0 or more")
@@ -214,6 +222,8 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         try read(.maxRedirects, into: &maxRedirects)
         try read(.maxSourceBytes, into: &maxSourceBytes)
         try read(.maxSourcePixels, into: &maxSourcePixels)
+        try read(.maxResultPixels, into: &maxResultPixels)
+        try read(.pixelMemoryBytes, into: &pixelMemoryBytes)
         try read(.maxSourceFrames, into: &maxSourceFrames)
         try read(.maxProcessingSteps, into: &maxProcessingSteps)
         try read(.processingTimeout, into: &processingTimeout)
@@ -262,7 +272,7 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         case processingSlots, queueLimit, retryAfter, maxConcurrentFetches, fetchTimeout, maxFetchDuration, maxRedirects
         case maxSourceBytes, maxSourcePixels, maxSourceFrames, maxProcessingSteps, quality, negotiatedFormats, maxAge
         case memoryCacheBytes, processedMemoryBytes, diskCacheBytes, diskCacheDays, clientIdleTimeout
-        case maxConnections, maxRequestBodyBytes, processingTimeout
+        case maxConnections, maxRequestBodyBytes, processingTimeout, maxResultPixels, pixelMemoryBytes
         case redis, redisPrefix, leaseSeconds
     }
 }

@@ -31,6 +31,8 @@ final class ImageService: Sendable {
     let resultMemory: MemoryStorage.Backend<ServedImage>
     let resultDisk: DiskStorage.Backend<ServedImage>
     let slots: WorkSlots
+    /// Decoded pixels of the requests in processing, together.
+    let pixelMemory: PixelMemoryBudget
     /// Told each change of the slots (requests waiting, slots busy): tests wait for it.
     let slotsObserver: Locked<(@Sendable (_ waiting: Int, _ busy: Int) -> Void)?>
     /// Results shared with the other nodes through Redis (`--redis`), and made by one of them.
@@ -134,6 +136,7 @@ final class ImageService: Sendable {
             downloader: downloader)
         let slotsObserver = Locked<(@Sendable (_ waiting: Int, _ busy: Int) -> Void)?>(nil)
         self.slotsObserver = slotsObserver
+        pixelMemory = PixelMemoryBudget(limit: configuration.pixelMemoryBytes)
         slots = WorkSlots(slots: configuration.processingSlots, lineLimit: configuration.queueLimit) { waiting, busy in
             metrics.queueDepth.set(Int64(waiting))
             metrics.busySlots.set(Int64(busy))
@@ -252,10 +255,22 @@ final class ImageService: Sendable {
         do {
             let makeHere = { [self] in
                 let slot = RequestSlot(slots)
+                let account = pixelMemory.makeAccount()
                 let work = Task { [self] in
-                    // The slot is held until the work ends, even past an answer at the deadline.
-                    defer { slot.release() }
-                    return try await retrieveAndEncode(source: source, processor: processor, choice: choice, slot: slot)
+                    // The slot and the pixels are held until the work ends, even past an answer
+                    // at the deadline.
+                    defer {
+                        account.close()
+                        slot.release()
+                    }
+                    do {
+                        return try await retrieveAndEncode(
+                            source: source, processor: processor, choice: choice, slot: slot, pixelMemory: account)
+                    } catch {
+                        // However the refusal surfaced (a decoder's, a processor's, an encoder's error).
+                        if let refusal = account.refusal { throw pixelMemoryError(refusal, source: source) }
+                        throw error
+                    }
                 }
                 return try await withinProcessingDeadline(of: slot, source: source, work)
             }
@@ -333,9 +348,20 @@ final class ImageService: Sendable {
         }
     }
 
+    /// `503` (`413` when the request alone needs more than the budget) for a request whose
+    /// pixels did not fit the pixel memory budget.
+    private func pixelMemoryError(_ refusal: PixelMemoryBudget.Refusal, source: URL) -> ServiceError {
+        metrics.recordPixelMemoryRefusal()
+        let url = source.absoluteString.prefix(300)
+        if refusal.exceedsWholeBudget {
+            return ServiceError(.contentTooLarge, "processing \(url) was refused: \(refusal)")
+        }
+        return ServiceError(.serviceUnavailable, "processing \(url) must wait: \(refusal)", retryAfter: configuration.retryAfter)
+    }
+
     private func retrieveAndEncode(
         source: URL, processor: ImageProcessorChain,
-        choice: FormatChoice, slot: RequestSlot
+        choice: FormatChoice, slot: RequestSlot, pixelMemory account: PixelMemoryBudget.Account
     ) async throws -> (ServedImage, ServiceMetrics.ResultLevel) {
         do {
             try await policy.checkAddress(of: source)
@@ -347,7 +373,9 @@ final class ImageService: Sendable {
         metrics.recordProcessingRun()
         let request = RetrievalRequest(
             source: .network(KF.ImageResource(downloadURL: source)), processor: processor,
-            limits: RetrievalLimits(maxPixelCount: configuration.maxSourcePixels, maxFrameCount: configuration.maxSourceFrames),
+            limits: RetrievalLimits(
+                maxPixelCount: configuration.maxSourcePixels, maxFrameCount: configuration.maxSourceFrames,
+                maxResultPixelCount: configuration.maxResultPixels, pixelMemory: account),
             expiration: .days(configuration.diskCacheDays), redirectHandler: PolicyRedirects(policy: policy, source: source),
             processingGate: slot)
         let result: RetrievalResponse

@@ -77,7 +77,8 @@ extension ServiceError {
             return ServiceError(status, "fetching \(url): \(detail)")
         case .processorError:
             guard let failure = error.decodingFailure else {
-                return ServiceError(.badRequest, "the processing cannot run on \(url): \(error.description)")
+                let why = error.processingRefusal?.description ?? error.description
+                return ServiceError(.badRequest, "the processing cannot run on \(url): \(why)")
             }
             if let overLimits = overLimits(failure.reason, url) { return overLimits }
             if case .encodingFailed = failure.reason {

@@ -37,6 +37,7 @@ final class ServiceMetrics: Sendable {
     private let connectionsClosedForRoom: Counter
     private let connectionsRefused: Counter
     private let memoryReleases: Counter
+    private let pixelMemoryRefusals: Counter
     let queueDepth: Gauge
     let busySlots: Gauge
     let openConnections: Gauge
@@ -94,6 +95,10 @@ final class ServiceMetrics: Sendable {
             descriptor: MetricNameDescriptor(
                 namespace: "kf", metricName: "memory_releases", unitName: "total",
                 helpText: "Times the memory a burst of connections took was given back to the system."))
+        pixelMemoryRefusals = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "kf", metricName: "pixel_memory_refusals", unitName: "total",
+                helpText: "Requests refused because their pixels did not fit the pixel memory budget."))
         busySlots = registry.makeGauge(
             descriptor: MetricNameDescriptor(
                 namespace: "kf", metricName: "processing_slots_busy", unitName: "slots", helpText: "Processing slots in use."))
@@ -138,6 +143,10 @@ final class ServiceMetrics: Sendable {
 
     func recordMemoryRelease() {
         memoryReleases.increment()
+    }
+
+    func recordPixelMemoryRefusal() {
+        pixelMemoryRefusals.increment()
     }
 
     /// The exposition text.

@@ -68,8 +68,16 @@ struct ServeCommand: AsyncParsableCommand {
     var maxRedirects: Int?
     @Option(help: "The largest source in bytes before 413 (default: \(defaults.maxSourceBytes)).")
     var maxSourceBytes: Int?
-    @Option(help: "The most pixels of a source or result before 413 (default: \(defaults.maxSourcePixels)).")
+    @Option(help: "The most pixels of a source (each frame) before 413 (default: \(defaults.maxSourcePixels)).")
     var maxSourcePixels: Int?
+    @Option(help: "The most pixels a processing step may make before 400 (default: \(defaults.maxResultPixels)).")
+    var maxResultPixels: Int?
+    @Option(
+        help: """
+            Bytes of decoded pixels all requests in processing may hold together; past it 503 (413 for one request \
+            alone) (default: \(defaults.pixelMemoryBytes), 1 GiB).
+            """)
+    var pixelMemoryBytes: Int?
     @Option(help: "The most frames of an animated source (default: \(defaults.maxSourceFrames)).")
     var maxSourceFrames: Int?
     @Option(help: "The most steps in a processing (default: \(defaults.maxProcessingSteps)).")
@@ -180,6 +188,8 @@ struct ServeCommand: AsyncParsableCommand {
         set(maxRedirects, \.maxRedirects)
         set(maxSourceBytes, \.maxSourceBytes)
         set(maxSourcePixels, \.maxSourcePixels)
+        set(maxResultPixels, \.maxResultPixels)
+        set(pixelMemoryBytes, \.pixelMemoryBytes)
         set(maxSourceFrames, \.maxSourceFrames)
         set(maxProcessingSteps, \.maxProcessingSteps)
         set(processingTimeout, \.processingTimeout)

@@ -144,6 +144,66 @@ import Testing
         }
     }
 
+    /// Decoded pixels share one budget: a request whose pixels do not fit while others hold
+    /// theirs gets 503 and is served once they are given back; one that needs more than the
+    /// whole budget (here a 57-byte-header PNG declaring 7000x7000, refused from its header) is
+    /// 413. Nothing stays held after the answers.
+    @Test func pixelsShareOneMemoryBudget() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.pixelMemoryBytes = 8_000_000
+            try await withImageService(configuration) { service in
+                let budget = service.slots.pixelMemory
+                // Another request's pixels: 7.95 of the 8 MB.
+                let other = budget.makeAccount()
+                try other.charge(7_950_000)
+                let path = service.path(origin.url("/image/photo_baseline_420.jpg"), "resize(40x30,none)")
+                let waiting = try await service.get(path)
+                #expect(waiting.status == 503, "\(waiting.text)")
+                #expect(waiting.header("Retry-After") == "\(service.configuration.retryAfter)")
+                #expect(waiting.text.hasPrefix("processing http://127.0.0.1:"), "\(waiting.text)")
+                #expect(
+                    waiting.text.contains("must wait: its pixels need 1 MB at once and other work holds 8 MB of the 8 MB"),
+                    "\(waiting.text)")
+                other.close()
+                #expect(try await service.get(path).status == 200)
+
+                // 190x127 made 2000x1000: 8 MB of output beside the decoded source.
+                let tooLarge = try await service.get(service.path(origin.url("/image/photo_baseline_420.jpg"), "resize(2000x1000,none)"))
+                #expect(tooLarge.status == 413)
+                #expect(tooLarge.text.contains("more than the whole pixel memory budget of 8 MB"), "\(tooLarge.text)")
+
+                let declared: [UInt8] =
+                    [137, 80, 78, 71, 13, 10, 26, 10]
+                    + PNGBuilder.chunk("IHDR", PNGBuilder.word(7000) + PNGBuilder.word(7000) + [8, 6, 0, 0, 0])
+                    + PNGBuilder.chunk("IDAT", PNGBuilder.zlibCompress([0, 0, 0, 0, 0])) + PNGBuilder.chunk("IEND", [])
+                origin.serve(Data(declared), as: "declared_7000.png")
+                let bomb = try await service.get(service.path(origin.url("/image/declared_7000.png"), "resize(10x10)"))
+                #expect(bomb.status == 413)
+                #expect(bomb.text.contains("its pixels need 196 MB at once"), "\(bomb.text)")
+                #expect(budget.heldBytes == 0)
+                let metrics = try await service.get("/metrics")
+                #expect(metrics.text.contains("kf_pixel_memory_refusals_total 3"), "\(metrics.text)")
+            }
+        }
+    }
+
+    /// A processing step that would make more than the result pixel limit is refused before it
+    /// allocates, with 400.
+    @Test func aResultOverItsPixelLimitIs400() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            var configuration = testServiceConfiguration(directory: directory)
+            configuration.maxResultPixels = 1_000_000
+            try await withImageService(configuration) { service in
+                let source = origin.url("/image/photo_baseline_420.jpg")
+                let over = try await service.get(service.path(source, "resize(1001x1000,none)"))
+                #expect(over.status == 400)
+                #expect(over.text.contains("over the limit of 1000000 pixels"), "\(over.text)")
+                #expect(try await service.get(service.path(source, "resize(1000x1000,none)")).status == 200)
+            }
+        }
+    }
+
     /// Fetching holds no processing slot: a source that never answers delays only its own request.
     @Test func aHangingSourceHoldsNoSlot() async throws {
         try await withTestHTTPServerAndDirectory { origin, directory in

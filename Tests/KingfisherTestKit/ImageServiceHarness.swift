@@ -6,6 +6,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import KingfisherImaging
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -133,6 +134,8 @@ package struct ObservedSlots: Sendable {
     package let take: @Sendable () async throws -> Void
     /// Gives back a slot ``take`` took.
     package let giveBack: @Sendable () -> Void
+    /// The service's pixel memory budget: a test holds some of it as a request in processing would.
+    package let pixelMemory: PixelMemoryBudget
 
     init(_ server: ImageServer) {
         let state = self.state
@@ -140,6 +143,7 @@ package struct ObservedSlots: Sendable {
         let slots = server.service.slots
         take = { try await slots.acquire() }
         giveBack = { slots.release() }
+        pixelMemory = server.service.pixelMemory
     }
 }
 

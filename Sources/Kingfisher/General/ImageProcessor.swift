@@ -50,7 +50,9 @@ extension ImageProcessor {
 
     /// Processes `item`, throwing what went wrong:
     /// ``KingfisherError/ProcessorErrorReason/processingFailed(processor:item:)``, whose processor
-    /// is a ``KingfisherError/DecodingFailure`` saying why when data does not decode (or encode). The built-in processors and their compositions say why from the work itself;
+    /// is a ``KingfisherError/DecodingFailure`` saying why when data does not decode (or encode),
+    /// a ``KingfisherError/ProcessingRefusal`` when a built-in processor refuses to run. The
+    /// built-in processors and their compositions say why from the work itself;
     /// any other processor's `nil` becomes `processingFailed`.
     func processedImage(from item: ImageProcessItem, options: KingfisherParsedOptionsInfo) throws(KingfisherError) -> KFCrossPlatformImage {
         let image: KFCrossPlatformImage?
@@ -69,6 +71,9 @@ extension ImageProcessor {
                 reason: .processingFailed(
                     processor: KingfisherError.DecodingFailure(processor: self, reason: error),
                     item: item))
+        } catch let error as ImageProcessingError {
+            throw .processorError(
+                reason: .processingFailed(processor: KingfisherError.ProcessingRefusal(processor: self, reason: error), item: item))
         } catch {
             image = nil
         }

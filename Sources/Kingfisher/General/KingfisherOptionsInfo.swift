@@ -143,6 +143,12 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     public var maxDecodedByteCount = ImageCreatingOptions.defaultMaxDecodedByteCount
     /// See ``KingfisherOptionsInfoItem/preserveColorProfile``. Default `false`.
     public var preserveColorProfile = false
+    /// The largest processor output, from ``RetrievalLimits/maxResultPixelCount``; `nil`:
+    /// ``maxPixelCount``. No option item sets it.
+    package var maxOutputPixelCount: Int?
+    /// The retrieval's share of a pixel memory budget, from ``RetrievalLimits/pixelMemory``. No
+    /// option item sets it.
+    package var pixelMemory: PixelMemoryBudget.Account?
     /// See ``KingfisherOptionsInfoItem/cacheSerializer(_:)``. Default ``DefaultCacheSerializer/default``.
     public var cacheSerializer: any CacheSerializer = DefaultCacheSerializer.default
 
@@ -275,6 +281,7 @@ public struct KingfisherParsedOptionsInfo: Sendable {
             scale: scaleFactor, preloadAll: preloadAllAnimationData,
             onlyFirstFrame: onlyLoadFirstFrame, maxPixelCount: maxPixelCount,
             maxFrameCount: maxFrameCount, maxEXIFByteCount: maxEXIFByteCount,
-            maxDecodedByteCount: maxDecodedByteCount, preserveColorProfile: preserveColorProfile)
+            maxDecodedByteCount: maxDecodedByteCount, preserveColorProfile: preserveColorProfile,
+            maxOutputPixelCount: maxOutputPixelCount, pixelMemory: pixelMemory)
     }
 }

@@ -3,8 +3,8 @@
 
 import Foundation
 
-/// What a retrieval refuses to decode: checked from the image's header, before its pixels are
-/// allocated.
+/// What a retrieval refuses to decode or make: checked from the image's header and from each
+/// processor's output size, before pixels are allocated.
 public struct RetrievalLimits: Sendable, Equatable {
     /// The most pixels (width × height, per frame) a source may have. Default
     /// `ImageCreatingOptions/defaultMaxPixelCount` (100 000 000).
@@ -12,13 +12,23 @@ public struct RetrievalLimits: Sendable, Equatable {
     /// The most frames an animated source may have. Default
     /// `ImageCreatingOptions/defaultMaxFrameCount` (5 000).
     public var maxFrameCount: Int
+    /// The most pixels (frames held at once counted) a processor may make; `nil`:
+    /// ``maxPixelCount``. Default `nil`.
+    public var maxResultPixelCount: Int?
+    /// The retrieval's share of a ``PixelMemoryBudget``, charged by the decoder and the
+    /// processors; `nil`: none. Default `nil`.
+    public var pixelMemory: PixelMemoryBudget.Account?
 
     /// Limits with the defaults above unless given.
     public init(
         maxPixelCount: Int = ImageCreatingOptions.defaultMaxPixelCount,
-        maxFrameCount: Int = ImageCreatingOptions.defaultMaxFrameCount
+        maxFrameCount: Int = ImageCreatingOptions.defaultMaxFrameCount,
+        maxResultPixelCount: Int? = nil,
+        pixelMemory: PixelMemoryBudget.Account? = nil
     ) {
         self.maxPixelCount = maxPixelCount
         self.maxFrameCount = maxFrameCount
+        self.maxResultPixelCount = maxResultPixelCount
+        self.pixelMemory = pixelMemory
     }
 }

@@ -106,6 +106,8 @@ public struct RetrievalRequest: Sendable {
         options.scaleFactor = scale
         options.maxPixelCount = limits.maxPixelCount
         options.maxFrameCount = limits.maxFrameCount
+        options.maxOutputPixelCount = limits.maxResultPixelCount
+        options.pixelMemory = limits.pixelMemory
         options.redirectHandler = redirectHandler
         options.callbackQueue = .untouch
         return options

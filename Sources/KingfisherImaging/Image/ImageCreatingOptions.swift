@@ -47,6 +47,12 @@ public struct ImageCreatingOptions: Sendable, Equatable {
     /// carries no profile: what browsers show, and what every processor assumes. CMYK JPEGs are
     /// converted either way. Default `false`.
     public var preserveColorProfile: Bool
+    /// The largest output (width x height pixels, frames held at once counted) a processor may
+    /// make; `nil`: ``maxPixelCount``. Default `nil`.
+    public var maxOutputPixelCount: Int?
+    /// The share of a ``PixelMemoryBudget`` decoders and processors charge before they allocate
+    /// pixels; `nil`: none, only the limits above apply. Default `nil`.
+    public var pixelMemory: PixelMemoryBudget.Account?
 
     /// Creates options; every parameter defaults as documented on its property.
     public init(
@@ -58,7 +64,9 @@ public struct ImageCreatingOptions: Sendable, Equatable {
         maxFrameCount: Int = ImageCreatingOptions.defaultMaxFrameCount,
         maxEXIFByteCount: Int = ImageCreatingOptions.defaultMaxEXIFByteCount,
         maxDecodedByteCount: Int = ImageCreatingOptions.defaultMaxDecodedByteCount,
-        preserveColorProfile: Bool = false
+        preserveColorProfile: Bool = false,
+        maxOutputPixelCount: Int? = nil,
+        pixelMemory: PixelMemoryBudget.Account? = nil
     ) {
         self.scale = scale
         self.duration = duration
@@ -69,5 +77,7 @@ public struct ImageCreatingOptions: Sendable, Equatable {
         self.maxEXIFByteCount = maxEXIFByteCount
         self.maxDecodedByteCount = maxDecodedByteCount
         self.preserveColorProfile = preserveColorProfile
+        self.maxOutputPixelCount = maxOutputPixelCount
+        self.pixelMemory = pixelMemory
     }
 }

@@ -42,13 +42,16 @@ extension ImageProcessing {
 
     /// Throws ``ImageProcessingError/outputTooLarge(processor:width:height:frameCount:limit:)``
     /// when an output of `size` pixels and `frames` frames held at once is over the context's
-    /// pixel limit.
+    /// output pixel limit, and ``PixelMemoryBudget/Refusal`` when it does not fit the pixel
+    /// memory budget.
     package func checkOutput(_ size: (width: Int, height: Int), frames: Int, in context: ImageProcessingContext) throws {
-        let limit = context.imageCreatingOptions.maxPixelCount
+        let options = context.imageCreatingOptions
+        let limit = options.maxOutputPixelCount ?? options.maxPixelCount
         guard let total = PixelArea.total(width: size.width, height: size.height, frames: frames), total <= limit else {
             throw ImageProcessingError.outputTooLarge(
                 processor: identifier, width: size.width, height: size.height,
                 frameCount: frames, limit: limit)
         }
+        try options.pixelMemory?.charge(total * PixelBuffer.bytesPerPixel)
     }
 }

@@ -24,6 +24,13 @@ public struct ImageProcessorChain: ImageProcessing {
         guard let first = steps.first else { return try DefaultImageProcessor.default.process(item, in: context) }
         var image = try first.process(item, in: context)
         for step in steps.dropFirst() {
+            // A step's output is alive with its input: most steps make one of the same size
+            // (resizing ones charge their own size again).
+            if let pixelMemory = context.imageCreatingOptions.pixelMemory,
+                let pixels = PixelArea.total(width: image.pixelWidth, height: image.pixelHeight, frames: image.heldFrameCount)
+            {
+                try pixelMemory.charge(pixels * PixelBuffer.bytesPerPixel)
+            }
             image = try step.process(.image(image), in: context)
         }
         return image

@@ -10,6 +10,8 @@ struct DecodingLimits {
     var maxFrameCount = ImageCreatingOptions.defaultMaxFrameCount
     var maxEXIFByteCount = ImageCreatingOptions.defaultMaxEXIFByteCount
     var maxDecodedByteCount = ImageCreatingOptions.defaultMaxDecodedByteCount
+    /// Charged for each frame (and each set of frames held at once) the header declares.
+    var pixelMemory: PixelMemoryBudget.Account?
     let format: ImageFileFormat
 
     init(maxPixelCount: Int, format: ImageFileFormat) {
@@ -23,13 +25,15 @@ struct DecodingLimits {
         maxFrameCount = options.maxFrameCount
         maxEXIFByteCount = options.maxEXIFByteCount
         maxDecodedByteCount = options.maxDecodedByteCount
+        pixelMemory = options.pixelMemory
         self.format = format
     }
 
     /// Throws ``ImageCodingError/tooManyFrames(format:frameCount:limit:)``
     /// when `frameCount` exceeds the frame limit,
     /// ``ImageCodingError/tooManyPixels(format:width:height:frameCount:limit:)``
-    /// when a `width` x `height` frame exceeds the pixel limit, and `corruptedData` for a zero size.
+    /// when a `width` x `height` frame exceeds the pixel limit, `corruptedData` for a zero size,
+    /// and ``PixelMemoryBudget/Refusal`` when the frame does not fit the pixel memory budget.
     func check(width: Int, height: Int, frameCount: Int = 1) throws {
         if frameCount > maxFrameCount {
             throw ImageCodingError.tooManyFrames(format: format, frameCount: frameCount, limit: maxFrameCount)
@@ -42,15 +46,18 @@ struct DecodingLimits {
                 format: format, width: width, height: height,
                 frameCount: 1, limit: maxPixelCount)
         }
+        try pixelMemory?.charge(total * PixelBuffer.bytesPerPixel)
     }
 
     /// Throws ``ImageCodingError/tooManyPixels(format:width:height:frameCount:limit:)`` when
     /// holding `frameCount` decoded frames of `width` x `height` at once would take more than
-    /// the decoded-bytes limit (the limit reported in pixels, 4 bytes each).
+    /// the decoded-bytes limit (the limit reported in pixels, 4 bytes each), and
+    /// ``PixelMemoryBudget/Refusal`` when they do not fit the pixel memory budget.
     func checkHeldBytes(width: Int, height: Int, frameCount: Int) throws {
         let limit = maxDecodedByteCount / PixelBuffer.bytesPerPixel
         guard let total = PixelArea.total(width: width, height: height, frames: frameCount), total <= limit else {
             throw ImageCodingError.tooManyPixels(format: format, width: width, height: height, frameCount: frameCount, limit: limit)
         }
+        try pixelMemory?.charge(total * PixelBuffer.bytesPerPixel)
     }
 }
