@@ -98,6 +98,22 @@ import Testing
         }
     }
 
+    /// A source cut short says how much of it arrived, every time (the bytes that came while
+    /// the download was still deciding on the head used to be dropped).
+    @Test func aSourceCutShortSaysHowMuchArrived() async throws {
+        try await withTestHTTPServerAndDirectory { origin, directory in
+            try await withImageService(testServiceConfiguration(directory: directory)) { service in
+                let size = try Fixtures.data("photo_baseline_420.jpg").count
+                for side in 10..<20 {
+                    let answer = try await service.get(
+                        service.path(origin.url("/overlong/photo_baseline_420.jpg"), "resize(\(side)x\(side))"))
+                    #expect(answer.status == 502)
+                    #expect(answer.text.hasSuffix("after \(size) of \(size + 1000) bytes of the body\n"), "\(answer.text)")
+                }
+            }
+        }
+    }
+
     @Test func sourceFormatsTheServiceCannotWriteBecomeJPEGOrPNG() async throws {
         try await withTestHTTPServerAndDirectory { origin, directory in
             try await withImageService(testServiceConfiguration(directory: directory)) { service in

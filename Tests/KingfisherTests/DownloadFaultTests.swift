@@ -57,6 +57,71 @@ import Testing
         }
     }
 
+    /// A receiver that decides on the head only when told, recording what it hears.
+    final class LateDecidingReceiver: TransportExchangeReceiver {
+        struct Heard: Sendable {
+            var proceed: (@Sendable (Bool) -> Void)?
+            var bytes = 0
+            var completion: String?
+            var completedBeforeDeciding = false
+            var decided = false
+        }
+        let heard = WaitableState(Heard())
+
+        func didReceiveResponse(_ response: TransportResponse, proceed: @escaping @Sendable (Bool) -> Void) {
+            heard.update { $0.proceed = proceed }
+        }
+        func didReceiveData(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            heard.update { $0.bytes += bytes.count }
+            return true
+        }
+        func didComplete(with error: (any Error)?) {
+            heard.update { heard in
+                heard.completion = error.map { TransportErrorText.describe($0) } ?? "complete"
+                heard.completedBeforeDeciding = !heard.decided
+            }
+        }
+        func decide(_ proceed: Bool) {
+            let decision = heard.update { heard in
+                heard.decided = true
+                return heard.proceed
+            }
+            decision?(proceed)
+        }
+    }
+
+    /// A body cut short while the receiver is still deciding on the head is handed over once it
+    /// decides, then the failure: the bytes that arrived are counted, not dropped.
+    @Test func aBodyCutShortWhileTheHeadIsDecidedKeepsItsBytes() async throws {
+        try await withTestHTTPServer { server in
+            let size = try Fixtures.data("photo.png").count
+            let receiver = LateDecidingReceiver()
+            let exchange = AsyncHTTPClientTransport.shared.startExchange(
+                URLRequest(url: server.url("/overlong/photo.png")), acceptingUntrustedCertificates: false, receiver: receiver)
+            _ = try await receiver.heard.wait { $0.proceed != nil }
+            // The whole body left the server, and the server closed the connection.
+            try await server.wait { ($0.bodyBytesSent["/overlong/photo.png"] ?? 0) == size }
+            receiver.decide(true)
+            let heard = try await receiver.heard.wait { $0.completion != nil }
+            #expect(!heard.completedBeforeDeciding)
+            #expect(heard.bytes == size)
+            #expect(heard.completion?.contains("closed the connection before the end of the response") == true, "\(heard.completion ?? "")")
+            exchange.cancel()
+        }
+    }
+
+    /// The downloader's line names the bytes that arrived.
+    @Test func aBodyCutShortSaysHowMuchArrived() async throws {
+        try await withTestHTTPServer { server in
+            let size = try Fixtures.data("photo.png").count
+            let failure = await kingfisherError {
+                _ = try await ImageDownloader(name: "faults").downloadImage(with: server.url("/overlong/photo.png"))
+            }
+            let text = failure.flatMap { transportError($0) }.map { TransportErrorText.describe($0) } ?? ""
+            #expect(text.hasSuffix("after \(size) of \(size + 1000) bytes of the body"), "\(text)")
+        }
+    }
+
     @Test func aContentLengthShorterThanTheBodyGivesATruncatedImage() async throws {
         try await withTestHTTPServer { server in
             let downloader = ImageDownloader(name: "faults")

@@ -152,22 +152,25 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
         let task = client.execute(request: outgoing, delegate: forwarder)
         exchange.run(task)
         task.futureResult.whenComplete { result in
-            switch result {
-            case .success:
-                receiver.didComplete(with: nil)
-            case .failure(let error):
-                if retries > 0, !forwarder.receivedResponse, !exchange.isCancelled, Self.isClosedConnection(error) {
-                    self.send(outgoing, url: url, route: route, exchange: exchange, receiver: receiver, retries: retries - 1)
-                } else if route.check == .verified, TransportErrorText.isRefusedChain(error), !exchange.isCancelled {
-                    let probe = self.clients.client(proxy: route.proxy, check: .probe)
-                    CertificateProbe.diagnose(url, with: probe) { problem in
-                        receiver.didComplete(
-                            with: TransportErrorText.urlError(
-                                for: error, url: url, proxy: route.proxy,
-                                certificateProblem: problem))
+            // A body that arrived before the receiver decided on the head is handed over first.
+            forwarder.finish(result) { result in
+                switch result {
+                case .success:
+                    receiver.didComplete(with: nil)
+                case .failure(let error):
+                    if retries > 0, !forwarder.receivedResponse, !exchange.isCancelled, Self.isClosedConnection(error) {
+                        self.send(outgoing, url: url, route: route, exchange: exchange, receiver: receiver, retries: retries - 1)
+                    } else if route.check == .verified, TransportErrorText.isRefusedChain(error), !exchange.isCancelled {
+                        let probe = self.clients.client(proxy: route.proxy, check: .probe)
+                        CertificateProbe.diagnose(url, with: probe) { problem in
+                            receiver.didComplete(
+                                with: TransportErrorText.urlError(
+                                    for: error, url: url, proxy: route.proxy,
+                                    certificateProblem: problem))
+                        }
+                    } else {
+                        receiver.didComplete(with: TransportErrorText.urlError(for: error, url: url, proxy: route.proxy))
                     }
-                } else {
-                    receiver.didComplete(with: TransportErrorText.urlError(for: error, url: url, proxy: route.proxy))
                 }
             }
         }
@@ -203,51 +206,5 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
             }
             task?.cancel()
         }
-    }
-
-    private struct Stopped: Error {}
-
-    /// Hands AsyncHTTPClient's event-loop callbacks to the receiver, with no hop in between.
-    private final class ResponseForwarder: HTTPClientResponseDelegate {
-        typealias Response = Void
-        let url: URL
-        let receiver: any TransportExchangeReceiver
-        private let responded = Atomic(false)
-
-        /// Whether a response head arrived (after which the request is never sent again).
-        var receivedResponse: Bool { responded.load(ordering: .acquiring) }
-
-        /// Whether a forward proxy answers first (a plain http request it forwards), so that its
-        /// own `407` is the proxy's refusal, as it is for a tunnel, not the origin's answer.
-        private let answeredByProxy: Bool
-
-        init(url: URL, receiver: any TransportExchangeReceiver, answeredByProxy: Bool) {
-            self.url = url
-            self.receiver = receiver
-            self.answeredByProxy = answeredByProxy
-        }
-
-        func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-            if answeredByProxy, head.status == .proxyAuthenticationRequired {
-                return task.eventLoop.makeFailedFuture(HTTPClientError.proxyAuthenticationRequired)
-            }
-            responded.store(true, ordering: .releasing)
-            let response = TransportResponse(
-                url: url, statusCode: Int(head.status.code),
-                httpVersion: "HTTP/\(head.version.major).\(head.version.minor)",
-                headerFields: head.headers.map { ($0.name, $0.value) })
-            let decided = task.eventLoop.makePromise(of: Void.self)
-            receiver.didReceiveResponse(response) { proceed in
-                if proceed { decided.succeed(()) } else { decided.fail(Stopped()) }
-            }
-            return decided.futureResult
-        }
-
-        func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-            let proceed = buffer.withUnsafeReadableBytes { receiver.didReceiveData($0) }
-            return proceed ? task.eventLoop.makeSucceededVoidFuture() : task.eventLoop.makeFailedFuture(Stopped())
-        }
-
-        func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
     }
 }
