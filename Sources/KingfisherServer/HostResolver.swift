@@ -25,6 +25,13 @@ enum HostResolver {
         return try await queue.perform { () throws(Failure) in try resolve(host).get() }
     }
 
+    /// Every address `host` resolves to, handed to `completion` on the resolver's queue (an
+    /// address literal at once): for event-loop code that must not wait for the cooperative pool.
+    static func addresses(of host: String, completion: @escaping @Sendable (Result<[NetworkAddress], Failure>) -> Void) {
+        if let literal = NetworkAddress(literal: host) { return completion(.success([literal])) }
+        queue.async { completion(resolve(host)) }
+    }
+
     private static func resolve(_ host: String) -> Result<[NetworkAddress], Failure> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC

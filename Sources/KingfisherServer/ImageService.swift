@@ -26,6 +26,9 @@ final class ImageService: Sendable {
     let signers: [URLSigner]
     let policy: SourcePolicy
     let downloader: ImageDownloader
+    /// The proxy every fetch goes through to connect only to the addresses it checked; `nil`
+    /// when private networks are allowed or the environment names a proxy of its own.
+    let egress: EgressProxy?
     /// Processed images in memory, originals on disk (and in Redis), the fetch, the processing.
     let pipeline: RetrievalPipeline
     let resultMemory: MemoryStorage.Backend<ServedImage>
@@ -76,7 +79,7 @@ final class ImageService: Sendable {
         let directory = configuration.directory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let expiration = StorageExpiration.days(configuration.diskCacheDays)
 
-        downloader = ImageDownloader(name: configuration.name)
+        (egress, downloader) = try Self.egressAndDownloader(configuration: configuration, policy: policy, logger: logger)
         downloader.downloadTimeout = configuration.fetchTimeout
         downloader.maxDownloadDuration = configuration.maxFetchDuration
         downloader.maxConcurrentDownloads = configuration.maxConcurrentFetches
@@ -156,8 +159,36 @@ final class ImageService: Sendable {
             formats: OutputFormat.allCases.filter(\.canEncode), negotiated: negotiable)
     }
 
+    /// The downloader, through an ``EgressProxy`` when addresses are checked and the
+    /// environment names no proxy (which would then do the resolving and connecting itself).
+    private static func egressAndDownloader(
+        configuration: ImageServerConfiguration, policy: SourcePolicy, logger: Logger
+    ) throws -> (EgressProxy?, ImageDownloader) {
+        let environment = ProcessInfo.processInfo.environment
+        let proxyVariables = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"].filter { environment[$0]?.isEmpty == false }
+        guard !configuration.allowPrivateNetworks else { return (nil, ImageDownloader(name: configuration.name)) }
+        guard proxyVariables.isEmpty else {
+            logger.warning(
+                "sources are fetched through the proxy \(proxyVariables[0]) names: it resolves their hosts, so it must refuse private addresses itself"
+            )
+            return (nil, ImageDownloader(name: configuration.name))
+        }
+        let trusted = policy.trustedPrivatePrefixes
+        let egress: EgressProxy
+        do {
+            egress = try EgressProxy { host, port in trusted.contains { $0.host == host && $0.port == port } }
+        } catch {
+            throw ConfigurationError(description: "cannot start the egress check on 127.0.0.1: \(error)")
+        }
+        var transport = AsyncHTTPClientTransport.Configuration(proxy: .server(egress.url))
+        transport.tunnelsPlainHTTP = true
+        transport.retriesFailedConnections = false
+        return (egress, ImageDownloader(name: configuration.name, transport: try AsyncHTTPClientTransport(configuration: transport)))
+    }
+
     /// Closes the Redis connections and subscriptions, if any; for after the last request.
     func shutdown() {
+        egress?.shutdown()
         cluster?.shutdown()
         redisOriginals?.shutdown()
         redis?.shutdown()
@@ -385,6 +416,15 @@ final class ImageService: Sendable {
             // Turned away by the slots (a full line), or cancelled: not the source's failure.
             if let refusal = slot.refusal { throw refusal }
             try Task.checkCancellation()
+            // The egress check refused where a hop's name led this time (DNS rebinding), or
+            // could not reach it: its reason, not the tunnel's.
+            if let failure = error.downloadFailure, case .proxyRefusedTunnel = failure.reason,
+                let refusal = egress?.refusal(for: failure.url)
+            {
+                throw refusal.status == 403
+                    ? ServiceError(.forbidden, "refused to fetch: \(refusal.reason)")
+                    : ServiceError(.badGateway, "fetching \(failure.url.absoluteString.prefix(300)): \(refusal.reason)")
+            }
             throw ServiceError.retrieving(source, failedWith: error)
         }
         // A processed image from memory still needs a slot for its encoding.

@@ -6,9 +6,10 @@ import Foundation
 /// Which sources the service fetches: the allowed prefixes, and no loopback, private or
 /// link-local addresses unless allowed, checked for the source and for every redirect.
 ///
-/// The check resolves the host itself before the download connects; a name whose answer
-/// changes between the check and the connection (DNS rebinding) is not caught here, but a name
-/// that does not resolve for the check is refused rather than left to the download's lookup.
+/// The check resolves the host itself before the download connects, for a clear refusal of
+/// the URL; a name whose answer changes between the check and the connection (DNS rebinding)
+/// is caught by the ``EgressProxy``, which checks again the address it connects to. A name that
+/// does not resolve for the check is refused rather than left to the download's lookup.
 struct SourcePolicy: Sendable {
     /// Prefixes a source must be under; empty: any http(s) URL.
     var allowedPrefixes: [SourcePrefix]

@@ -36,6 +36,14 @@ extension AsyncHTTPClientTransport {
         /// issued for another key is refused. Pins apply to `https` requests and take precedence
         /// over `trustedHosts`.
         public var pinnedPublicKeys: [String: Set<String>]
+        /// Whether plain `http` requests through a proxy go through a `CONNECT` tunnel too, not
+        /// in absolute form: for a proxy that only tunnels, such as the image service's egress
+        /// check. Default `false`.
+        package var tunnelsPlainHTTP = false
+        /// Whether a connection that fails is tried again until the connect timeout (3 s), as
+        /// AsyncHTTPClient does by default; `false` reports the first failure, for a proxy whose
+        /// refusal is final. Default `true`.
+        package var retriesFailedConnections = true
 
         /// Creates a configuration; every parameter defaults to the property's default.
         public init(

@@ -29,6 +29,8 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
     private let clients: TransportClients
     private let proxies: ProxyRoutes
     private let tls: TLSSettings
+    /// Whether plain http through a proxy is tunnelled rather than sent in absolute form.
+    private let tunnelsPlainHTTP: Bool
 
     /// Creates a transport with its own connection pools, the environment's proxy and the
     /// system's roots.
@@ -37,6 +39,7 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
     ///   multiplexes on one). Default 8.
     public init(maxConnectionsPerHost: Int = 8) {
         tls = .system
+        tunnelsPlainHTTP = false
         proxies = ProxyRoutes(.environment, environment: ProcessInfo.processInfo.environment)
         clients = TransportClients(tls: tls, connectionsPerHost: maxConnectionsPerHost)
     }
@@ -57,7 +60,10 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
         tls = try TLSSettings(configuration)
         proxies = ProxyRoutes(configuration.proxy, environment: environment)
         try proxies.validate()
-        clients = TransportClients(tls: tls, connectionsPerHost: configuration.maxConnectionsPerHost)
+        tunnelsPlainHTTP = configuration.tunnelsPlainHTTP
+        clients = TransportClients(
+            tls: tls, connectionsPerHost: configuration.maxConnectionsPerHost,
+            retriesFailedConnections: configuration.retriesFailedConnections)
     }
 
     deinit {
@@ -83,7 +89,7 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
         if url.scheme?.lowercased() == "https", let host = url.host, tls.pins(for: host) != nil {
             return Route(proxy: proxy, check: .pinned(host: host.lowercased()))
         }
-        if url.scheme?.lowercased() == "http" {
+        if url.scheme?.lowercased() == "http", !tunnelsPlainHTTP {
             return Route(proxy: proxy, check: .verified, isPlainHTTP: true)
         }
         return Route(proxy: proxy, check: acceptingUntrustedCertificates ? .anyCertificate : .verified)

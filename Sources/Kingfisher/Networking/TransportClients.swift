@@ -35,10 +35,12 @@ final class TransportClients: Sendable {
     private let clients = Locked<[Key: HTTPClient]>([:])
     private let tls: TLSSettings
     private let connectionsPerHost: Int
+    private let retriesFailedConnections: Bool
 
-    init(tls: TLSSettings, connectionsPerHost: Int) {
+    init(tls: TLSSettings, connectionsPerHost: Int, retriesFailedConnections: Bool = true) {
         self.tls = tls
         self.connectionsPerHost = connectionsPerHost
+        self.retriesFailedConnections = retriesFailedConnections
     }
 
     /// The client for requests through `proxy` (`nil`: directly) checking certificates as `check` says.
@@ -76,6 +78,7 @@ final class TransportClients: Sendable {
             redirectConfiguration: .disallow)
         configuration.proxy = key.proxy?.asyncHTTPClientProxy
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
+        configuration.connectionPool.retryConnectionEstablishment = retriesFailedConnections
         // AsyncHTTPClient retries a failing connection until this timeout, then reports the
         // last connection error (refused, TLS): 3 s keeps that error ahead of the downloader's
         // idle timeout (15 s by default).

@@ -15,7 +15,7 @@ public struct RetrievalLimits: Sendable, Equatable {
     /// The most pixels (frames held at once counted) a processor may make; `nil`:
     /// ``maxPixelCount``. Default `nil`.
     public var maxResultPixelCount: Int?
-    /// The retrieval's share of a ``PixelMemoryBudget``, charged by the decoder and the
+    /// The retrieval's share of a `PixelMemoryBudget`, charged by the decoder and the
     /// processors; `nil`: none. Default `nil`.
     public var pixelMemory: PixelMemoryBudget.Account?
 

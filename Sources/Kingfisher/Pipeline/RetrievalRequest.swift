@@ -10,7 +10,7 @@ public struct RetrievalRequest: Sendable {
     public var source: Source
     /// What is made of the original. Default `DefaultImageProcessor/default` (the image as it is).
     public var processor: any ImageProcessor
-    /// What the source may be before it is decoded. Default ``RetrievalLimits/init(maxPixelCount:maxFrameCount:)``.
+    /// What the source may be before it is decoded. Default ``RetrievalLimits/init(maxPixelCount:maxFrameCount:maxResultPixelCount:pixelMemory:)``.
     public var limits: RetrievalLimits
     /// How the response's ``RetrievalResponse/data()`` turns the image into bytes. Default
     /// ``DefaultCacheSerializer/default``.
