@@ -99,9 +99,10 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
     /// process's open-file limit is raised to fit it (up to the hard limit) when the service
     /// starts. Default 4096.
     public var maxConnections = 4096
-    /// Bytes of a request body read, and dropped, before the connection is closed: the service
-    /// takes no bodies (`405` for other methods, `413` for a `GET` with one) and closes the
-    /// connection after answering such a request. Default 65 536.
+    /// Bytes of a request body read, and dropped, before reading stops: the service takes no
+    /// bodies (`405` for other methods, `413` for a `GET` with one) and closes the connection
+    /// when the body ends or 2 s after answering such a request, whichever is first. Default
+    /// 65 536.
     public var maxRequestBodyBytes = 65_536
     /// A Redis server (`redis://HOST[:PORT]`) shared by several nodes: results are kept there
     /// too, and a result no node has is made by one node while the others wait for it; `nil`:

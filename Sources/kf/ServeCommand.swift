@@ -111,7 +111,10 @@ struct ServeCommand: AsyncParsableCommand {
             "Client connections open at once; past it the longest-idle one is closed, or 503 if all are busy (default: \(defaults.maxConnections))."
     )
     var maxConnections: Int?
-    @Option(help: "Bytes of a request body read and dropped before the connection closes (default: \(defaults.maxRequestBodyBytes)).")
+    @Option(
+        help:
+            "Bytes of a request body read and dropped before reading stops; it closes 2 s later (default: \(defaults.maxRequestBodyBytes))."
+    )
     var maxRequestBodyBytes: Int?
     @Option(
         help:

@@ -13,8 +13,11 @@ import NIOHTTP1
 ///   a request with a body, which the service never takes) reaches Hummingbird marked
 ///   `Connection: close`, its answer says so, and nothing sent after it is served;
 /// - a body is never handed on: it is read and dropped up to `maxBodyBytes` (so that a client
-///   writing a small body before it reads sees the answer rather than a reset), then the
-///   connection closes; it closes at the latest ``lingerTime`` after the answer;
+///   writing a small body before it reads sees the answer rather than a reset), then reading
+///   stops, and the connection closes when the body ends or ``lingerTime`` after the answer. A
+///   client flooding bodies stalls on TCP flow control meanwhile, at no cost to the service, and
+///   gets one connection per ``lingerTime`` at most, instead of reconnecting as fast as the
+///   service can answer;
 /// - an HTTP/1.1 request without `Host` is answered `400` and the connection closed;
 /// - a client that closes its side has gone away: the connection closes, and its request is
 ///   cancelled.
@@ -44,6 +47,8 @@ final class ConnectionRules: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether the current request's body is still arriving, to be dropped.
     private var receivingBody = false
     private var bodyBytesRead = 0
+    /// Reads are held back: the body passed `maxBodyBytes`.
+    private var readingPaused = false
     /// The connection's last answer has been written.
     private var lastAnswerWritten = false
     /// An answer of this handler's own (`400`) to write once the answers before it are out.
@@ -130,13 +135,18 @@ final class ConnectionRules: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireChannelRead(wrapInboundOut(.head(head)))
         case .body(let buffer):
             bodyBytesRead += buffer.readableBytes
-            if bodyBytesRead > maxBodyBytes { context.close(promise: nil) }
+            if bodyBytesRead > maxBodyBytes { readingPaused = true }
         case .end(let trailers):
             receivingBody = false
             if lastAnswerWritten { context.close(promise: nil) }
             if forwarding { context.fireChannelRead(wrapInboundOut(.end(trailers))) }
             forwarding = false
         }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        guard !readingPaused else { return }
+        context.read()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
