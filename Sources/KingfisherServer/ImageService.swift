@@ -164,12 +164,10 @@ final class ImageService: Sendable {
     private static func egressAndDownloader(
         configuration: ImageServerConfiguration, policy: SourcePolicy, logger: Logger
     ) throws -> (EgressProxy?, ImageDownloader) {
-        let environment = ProcessInfo.processInfo.environment
-        let proxyVariables = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"].filter { environment[$0]?.isEmpty == false }
         guard !configuration.allowPrivateNetworks else { return (nil, ImageDownloader(name: configuration.name)) }
-        guard proxyVariables.isEmpty else {
+        if let variable = ProxyRoutes.proxyVariable(in: ProcessInfo.processInfo.environment) {
             logger.warning(
-                "sources are fetched through the proxy \(proxyVariables[0]) names: it resolves their hosts, so it must refuse private addresses itself"
+                "sources are fetched through the proxy \(variable) names: it resolves their hosts, so it must refuse private addresses itself"
             )
             return (nil, ImageDownloader(name: configuration.name))
         }

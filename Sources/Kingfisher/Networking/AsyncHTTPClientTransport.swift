@@ -75,7 +75,7 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
         var proxy: ProxyServer?
         var check: TransportClients.Check
         /// A plain http request through `proxy`: sent to it in absolute form, not tunnelled.
-        var forwarded: Bool { proxy != nil && check == .verified && isPlainHTTP }
+        var forwarded: Bool { proxy != nil && isPlainHTTP }
         var isPlainHTTP = false
     }
 
@@ -136,7 +136,8 @@ public final class AsyncHTTPClientTransport: ImageDownloaderTransport {
         headers.replaceOrAdd(name: "Host", value: authority)
         if let user = proxy.user {
             headers.replaceOrAdd(
-                name: "Proxy-Authorization", value: "Basic " + Data("\(user):\(proxy.password ?? "")".utf8).base64EncodedString())
+                name: "Proxy-Authorization",
+                value: HTTPClient.Authorization.basic(username: user, password: proxy.password ?? "").headerValue)
         }
         components.host = proxy.host
         components.port = proxy.port

@@ -40,7 +40,7 @@ struct ProxyServer: Sendable, Hashable {
 
 /// Which proxy, if any, each request goes through, from a ``AsyncHTTPClientTransport/Proxy``
 /// setting and the environment.
-struct ProxyRoutes: Sendable {
+package struct ProxyRoutes: Sendable {
     private typealias Route = Result<ProxyServer, AsyncHTTPClientTransport.ConfigurationError>
 
     private let http: Route?
@@ -58,13 +58,7 @@ struct ProxyRoutes: Sendable {
             }
             (http, https, bypass) = (route, route, NoProxyList(bypassList))
         case .environment:
-            // Lowercase first, as curl: `HTTP_PROXY` can be set by a CGI request's `Proxy:` header.
-            func variable(_ name: String) -> (name: String, value: String)? {
-                for name in [name, name.uppercased()] {
-                    if let value = environment[name], !value.isEmpty { return (name, value) }
-                }
-                return nil
-            }
+            func variable(_ name: String) -> (name: String, value: String)? { Self.variable(name, in: environment) }
             func route(_ name: String) -> Route? {
                 variable(name).map { found in
                     Route { () throws(AsyncHTTPClientTransport.ConfigurationError) in
@@ -74,6 +68,22 @@ struct ProxyRoutes: Sendable {
             }
             (http, https, bypass) = (route("http_proxy"), route("https_proxy"), NoProxyList(variable("no_proxy")?.value ?? ""))
         }
+    }
+
+    /// The variable `name` (lowercase) or, when that is unset or empty, its uppercase form, as
+    /// curl reads them: lowercase first, since `HTTP_PROXY` can be set by a CGI request's
+    /// `Proxy:` header.
+    private static func variable(_ name: String, in environment: [String: String]) -> (name: String, value: String)? {
+        for name in [name, name.uppercased()] {
+            if let value = environment[name], !value.isEmpty { return (name, value) }
+        }
+        return nil
+    }
+
+    /// The variable through which `environment` names a proxy for `http` or `https` URLs, as
+    /// ``AsyncHTTPClientTransport/Proxy/environment`` reads them; `nil` when none does.
+    package static func proxyVariable(in environment: [String: String]) -> String? {
+        (variable("http_proxy", in: environment) ?? variable("https_proxy", in: environment))?.name
     }
 
     /// Throws the error of a proxy setting that does not parse.

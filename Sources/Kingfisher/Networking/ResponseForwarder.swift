@@ -100,7 +100,14 @@ final class ResponseForwarder: HTTPClientResponseDelegate, Sendable {
             return false
         }
         guard now else { return }
-        let stopped = state.withLock { $0.decision } == false
+        Self.report(result, stopped: state.withLock { $0.decision } == false, through: report)
+    }
+
+    /// Reports `result`, as an error when the receiver stopped the exchange and the body came
+    /// whole all the same.
+    private static func report(
+        _ result: Result<Void, any Error>, stopped: Bool, through report: @Sendable (Result<Void, any Error>) -> Void
+    ) {
         if stopped, case .success = result {
             report(.failure(Stopped()))
         } else {
@@ -135,13 +142,7 @@ final class ResponseForwarder: HTTPClientResponseDelegate, Sendable {
         } else {
             paused?.succeed(())
         }
-        if let ending {
-            if !going, case .success = ending.result {
-                ending.report(.failure(Stopped()))
-            } else {
-                ending.report(ending.result)
-            }
-        }
+        if let ending { Self.report(ending.result, stopped: !going, through: ending.report) }
     }
 
     private func deliver(_ part: ByteBuffer) -> Bool {

@@ -23,7 +23,8 @@ final class EgressConnectHandler: ChannelInboundHandler, RemovableChannelHandler
     /// The largest request head read.
     private static let maxHeadBytes = 8192
     private let rule: Rule
-    private var head = ByteBuffer()
+    /// What the client sent: the request head, then whatever follows it before the tunnel is up.
+    private var received = ByteBuffer()
     private var started = false
 
     init(rule: Rule) {
@@ -32,20 +33,21 @@ final class EgressConnectHandler: ChannelInboundHandler, RemovableChannelHandler
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
+        // Bytes after the head wait here until the tunnel is up, and are sent through it first.
+        received.writeBuffer(&bytes)
         guard !started else { return }
-        head.writeBuffer(&bytes)
-        let view = head.readableBytesView
+        let view = received.readableBytesView
         guard let end = view.firstRange(of: Array("\r\n\r\n".utf8)) else {
-            if head.readableBytes > Self.maxHeadBytes { answer(431, "the request head is too large", context: context) }
+            if received.readableBytes > Self.maxHeadBytes { answer(431, "the request head is too large", context: context) }
             return
         }
         started = true
         let text = String(decoding: view[view.startIndex..<end.lowerBound], as: UTF8.self)
-        let rest = head.getSlice(at: end.upperBound, length: view.endIndex - end.upperBound) ?? ByteBuffer()
-        start(text, leftover: rest, context: context)
+        received.moveReaderIndex(to: end.upperBound)
+        start(text, context: context)
     }
 
-    private func start(_ text: String, leftover: ByteBuffer, context: ChannelHandlerContext) {
+    private func start(_ text: String, context: ChannelHandlerContext) {
         let lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
         let request = lines.first?.split(separator: " ") ?? []
         guard request.count == 3, request[0] == "CONNECT", let target = Self.target(request[1]) else {
@@ -70,15 +72,13 @@ final class EgressConnectHandler: ChannelInboundHandler, RemovableChannelHandler
                 {
                     return self.refuse(403, "\(target.host) resolves to \(address), a \(kind) address", target: target, context: context)
                 }
-                self.connect(to: addresses[...], target: target, leftover: leftover, context: context)
+                self.connect(to: addresses[...], target: target, context: context)
             }
         }
     }
 
     /// Connects to the first of `addresses` that answers, each within 3 s.
-    private func connect(
-        to addresses: ArraySlice<NetworkAddress>, target: (host: String, port: Int), leftover: ByteBuffer, context: ChannelHandlerContext
-    ) {
+    private func connect(to addresses: ArraySlice<NetworkAddress>, target: (host: String, port: Int), context: ChannelHandlerContext) {
         let port = target.port
         guard let address = addresses.first, let socketAddress = address.socketAddress(port: port) else {
             return refuse(502, "\(target.host) has no address to connect to", target: target, context: context)
@@ -92,25 +92,25 @@ final class EgressConnectHandler: ChannelInboundHandler, RemovableChannelHandler
                 switch result {
                 case .failure(let error):
                     if addresses.count > 1 {
-                        self.connect(to: addresses.dropFirst(), target: target, leftover: leftover, context: context)
+                        self.connect(to: addresses.dropFirst(), target: target, context: context)
                     } else {
                         self.refuse(
                             502, "cannot connect to \(target.host) (\(address)) port \(port): \(error)", target: target, context: context)
                     }
                 case .success(let outbound):
-                    self.join(context: context, outbound: outbound, leftover: leftover)
+                    self.join(context: context, outbound: outbound)
                 }
             }
     }
 
     /// Answers `200` and joins the two channels.
-    private func join(context: ChannelHandlerContext, outbound: any Channel, leftover: ByteBuffer) {
+    private func join(context: ChannelHandlerContext, outbound: any Channel) {
         let (inner, outer) = TunnelGlue.pair()
         do {
             try outbound.pipeline.syncOperations.addHandler(outer)
             context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: "HTTP/1.1 200 Connection established\r\n\r\n")), promise: nil)
             try context.pipeline.syncOperations.addHandler(inner, position: .after(self))
-            if leftover.readableBytes > 0 { outbound.writeAndFlush(leftover, promise: nil) }
+            if received.readableBytes > 0 { outbound.writeAndFlush(received, promise: nil) }
             context.pipeline.syncOperations.removeHandler(self, promise: nil)
         } catch {
             outbound.close(promise: nil)
