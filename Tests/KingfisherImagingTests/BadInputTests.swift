@@ -31,9 +31,32 @@ import Testing
         #expect(description.hasPrefix("binary data starting with"))
     }
 
+    /// A JPEG cut inside its scan data shows the rows that arrived, as browsers do; one cut
+    /// before its first scan is truncated; every other cut decodes or fails with a coding error.
+    @Test(arguments: ["photo_baseline_420.jpg", "photo_progressive.jpg"])
+    func jpegsCutInTheirScanShowWhatArrived(_ file: String) throws {
+        let data = try Fixtures.data(file)
+        let whole = try KingfisherImage.decode(data: data)
+        let half = try KingfisherImage.decode(data: Data(data.prefix(data.count / 2)))
+        #expect(half.pixelWidth == whole.pixelWidth && half.pixelHeight == whole.pixelHeight)
+        // The first rows arrived whole (a progressive file's first scans cover the whole image).
+        let firstRows = whole.pixelWidth * 4 * 8
+        #expect(psnr(Array(half.pixels.prefix(firstRows)), Array(whole.pixels.prefix(firstRows))) > 20)
+        let startOfScan = try #require(data.firstRange(of: Data([0xFF, 0xDA])))
+        let beforeScan = codingErrorReason { _ = try KingfisherImage.decode(data: Data(data.prefix(startOfScan.lowerBound))) }
+        #expect(beforeScan == .truncatedData(format: .JPEG), "\(file) cut before its scan: \(String(describing: beforeScan))")
+        for length in Swift.stride(from: 1, to: data.count, by: max(1, data.count / 97)) {
+            do {
+                _ = try KingfisherImage.decode(data: Data(data.prefix(length)))
+            } catch {
+                if !(error is ImageCodingError) { Issue.record("\(file)[..<\(length)]: \(error)") }
+            }
+        }
+    }
+
     /// Every prefix of every fixture of each format either decodes or fails with a coding error.
     @Test(arguments: [
-        "photo_baseline_420.jpg", "photo_progressive.jpg", "png_rgba_8_adam7.png", "photo.png",
+        "png_rgba_8_adam7.png", "photo.png",
         "gif_disposal_background.gif", "photo_lossy.webp", "photo_lossless.webp", "webp_animated.webp",
     ])
     func truncatedFilesAreRefused(_ file: String) throws {
@@ -124,11 +147,12 @@ import Testing
 
     @Test func corruptedJPEGBodyIsRefused() throws {
         var data = try Fixtures.data("photo_baseline_444.jpg")
-        // Overwrite the start of the scan's Huffman tables with garbage markers.
-        let sos = data.firstRange(of: Data([0xFF, 0xC4]))!.lowerBound
-        for i in sos..<(sos + 40) { data[i] = 0xFF }
+        // A Huffman table whose code counts add up to more codes than there are bytes: an error
+        // libjpeg cannot step over, unlike stray bytes, which browsers skip.
+        let table = data.firstRange(of: Data([0xFF, 0xC4]))!.lowerBound
+        for i in (table + 5)..<(table + 21) { data[i] = 0xFF }
         let reason = codingErrorReason { _ = try KingfisherImage.decode(data: data) }
-        #expect(reason != nil)
+        #expect(reason == .corruptedData(format: .JPEG, detail: "Bogus Huffman table definition"))
     }
 }
 

@@ -6,6 +6,12 @@ import Foundation
 
 /// JPEG through libjpeg-turbo's TurboJPEG API: baseline and progressive, grayscale, CMYK/YCCK,
 /// any chroma subsampling; EXIF orientation applied; DCT-domain downscaling for thumbnails.
+///
+/// Damage libjpeg can step over decodes as browsers show it: stray bytes between markers are
+/// skipped, and a file that ends inside its scan data gives the rows that arrived, grey below
+/// (a progressive file: its scans so far). A file that ends before its first scan is refused
+/// as truncated, and a real error (an unknown marker where a table must be, a bad Huffman
+/// table) refuses the whole file.
 enum JPEGCodec {
     private static let format = ImageFileFormat.JPEG
 
@@ -26,7 +32,9 @@ enum JPEGCodec {
         var height: Int32 = 0
         var subsampling: Int32 = 0
         var colorspace: Int32 = 0
-        if tjDecompressHeader3(handle, source, UInt(bytes.count), &width, &height, &subsampling, &colorspace) != 0 {
+        if tjDecompressHeader3(handle, source, UInt(bytes.count), &width, &height, &subsampling, &colorspace) != 0,
+            !isWarning(handle) || width <= 0 || height <= 0
+        {
             throw decodingError(handle, bytes: bytes)
         }
         let limits = DecodingLimits(options, format: format)
@@ -48,8 +56,10 @@ enum JPEGCodec {
             let status = tjDecompress2(
                 handle, source, UInt(bytes.count), out, Int32(scaledWidth), 0,
                 Int32(scaledHeight), Int32(pixelFormat.rawValue), flags)
-            if status != 0, let error = acceptableWarningOrError(handle, bytes: bytes) {
-                failure = error
+            // libjpeg reports recoverable damage (stray bytes between markers, a file that ends
+            // in its scan data) as warnings and still writes every row, as browsers show it.
+            if status != 0, !isWarning(handle) {
+                failure = decodingError(handle, bytes: bytes)
                 return
             }
             if isCMYK {
@@ -89,20 +99,17 @@ enum JPEGCodec {
         return best
     }
 
-    /// libjpeg reports recoverable damage as warnings. A file that ends early is refused as
-    /// truncated; other warnings (extraneous bytes, for instance) still give a usable image, as
-    /// in browsers. Returns the error to throw, or `nil` to accept the image.
-    private static func acceptableWarningOrError(_ handle: tjhandle, bytes: UnsafeRawBufferPointer) -> ImageCodingError? {
-        if tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) {
-            let message = String(cString: tjGetErrorStr2(handle))
-            return message.contains("Premature end") ? .truncatedData(format: format) : nil
-        }
-        return decodingError(handle, bytes: bytes)
+    /// Whether the last call's failure was only a warning: libjpeg went on, and the header or
+    /// every row it could decode is there (rows past the end of a truncated file are grey).
+    private static func isWarning(_ handle: tjhandle) -> Bool {
+        tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
     }
 
     private static func decodingError(_ handle: tjhandle, bytes: UnsafeRawBufferPointer) -> ImageCodingError {
         let message = String(cString: tjGetErrorStr2(handle))
-        if message.contains("Premature end") || message.contains("insufficient") || bytes.count < 4 {
+        if message.contains("Premature end") || message.contains("insufficient") || message.contains("missing SOS")
+            || bytes.count < 4
+        {
             return .truncatedData(format: format)
         }
         return .corruptedData(format: format, detail: message)

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+# This source file is part of Kingfisher for Linux.
+# Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
+"""Writes the fixtures of malformed files that browsers still show into this directory.
+
+Requirements: Python 3.11, `pip install pillow numpy` (Pillow 13).
+Usage: python3 Tests/Fixtures/lenient/make_lenient_fixtures.py
+
+Each file takes a small valid image and breaks it the way real files in the wild are broken
+(stray bytes between JPEG markers, chunks out of order, invalid animation tables, ...).
+`<name>.ref.png` holds the upright RGBA pixels a browser shows for it: Pillow's decode where
+Pillow shows the file as browsers do, otherwise the pixels the file was made from.
+`manifest.json` lists, for each file, its reference, the frames a decoder must report, and the
+least PSNR against the reference (`null`: exact).
+"""
+import io
+import json
+import pathlib
+import struct
+import zlib
+
+import numpy as np
+from PIL import Image, ImageFile
+
+HERE = pathlib.Path(__file__).resolve().parent
+ENTRIES = []
+
+
+def pattern(width, height, seed, alpha=False):
+    """A smooth photo-like RGB(A) image with edges, so lossy codecs have something to keep."""
+    rng = np.random.default_rng(seed)
+    y, x = np.mgrid[0:height, 0:width].astype(np.float64)
+    a = np.zeros((height, width, 4), np.float64)
+    a[..., 0] = 128 + 100 * np.sin(x / 9 + seed)
+    a[..., 1] = 128 + 100 * np.cos(y / 7 - seed)
+    a[..., 2] = (x + y) * 255 / (width + height)
+    cx, cy = rng.integers(width // 4, 3 * width // 4), rng.integers(height // 4, 3 * height // 4)
+    disc = (x - cx) ** 2 + (y - cy) ** 2 < (min(width, height) / 4) ** 2
+    a[disc, :3] = rng.integers(0, 256, 3)
+    a[..., 3] = 255
+    if alpha:
+        a[..., 3] = np.where(disc, 160, 255)
+        a[: height // 6, : width // 6, 3] = 0
+    return np.clip(np.rint(a), 0, 255).astype(np.uint8)
+
+
+def save_ref(name, rgba):
+    Image.fromarray(rgba, "RGBA").save(HERE / f"{name}.ref.png", optimize=False)
+
+
+def add(name, file, data, rgba, frames=1, min_psnr=None, note=""):
+    (HERE / file).write_bytes(data)
+    save_ref(name, rgba)
+    ENTRIES.append({"file": file, "ref": f"{name}.ref.png", "width": rgba.shape[1], "height": rgba.shape[0],
+                    "frames": frames, "minPSNR": min_psnr, "note": note})
+
+
+def pillow_rgba(data, truncated=False):
+    ImageFile.LOAD_TRUNCATED_IMAGES = truncated
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            im.load()
+            return np.asarray(im.convert("RGBA"))
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = False
+
+
+# ---------------------------------------------------------------------------------------------
+# JPEG: libjpeg warnings that browsers pass over
+# ---------------------------------------------------------------------------------------------
+
+def jpeg_segments(data):
+    """(marker, start, end) of each segment before the first scan's data, start at its 0xFF."""
+    out, i = [], 2
+    while i < len(data):
+        marker = data[i + 1]
+        length = struct.unpack(">H", data[i + 2:i + 4])[0]
+        out.append((marker, i, i + 2 + length))
+        if marker == 0xDA:
+            break
+        i += 2 + length
+    return out
+
+
+def make_jpegs():
+    base = io.BytesIO()
+    Image.fromarray(pattern(96, 64, 1)[..., :3], "RGB").save(base, "JPEG", quality=90, exif=b"Exif\0\0MM\0*\0\0\0\x08\0\0\0\0\0\0")
+    jpeg = base.getvalue()
+    segments = jpeg_segments(jpeg)
+    dqt = next(start for marker, start, _ in segments if marker == 0xDB)
+    app1 = next(start for marker, start, _ in segments if marker == 0xE1)
+
+    def case(name, data, note, truncated=False):
+        add(name, f"{name}.jpg", data, pillow_rgba(data, truncated), min_psnr=45, note=note)
+
+    case("jpeg_extraneous_before_dqt", jpeg[:dqt] + b"\x12\x34\x56\x78" + jpeg[dqt:],
+         "Corrupt JPEG data: 4 extraneous bytes before marker 0xdb")
+    # Junk after the first segment (the file still starts FF D8 FF, which browsers sniff), and
+    # fill bytes (0xFF, legal) before the next marker.
+    app0_end = segments[0][2]
+    case("jpeg_junk_after_soi", jpeg[:app0_end] + b"\x00\x00JUNK\x01\xff\xff\xff" + jpeg[app0_end:],
+         "junk and fill bytes after the SOI's first segment")
+    # An Adobe APP14 segment cut to 7 bytes of its 12: too short for the colour transform flag.
+    case("jpeg_short_app14", jpeg[:2] + b"\xff\xee\x00\x09Adobe\x00\x64" + jpeg[2:], "APP14 shorter than Adobe's 12 bytes")
+    case("jpeg_stray_before_app1", jpeg[:app1] + bytes(range(0x30, 0x40)) + jpeg[app1:],
+         "16 stray bytes before APP1, as some Photoshop files have")
+    # Cut in the entropy-coded data: browsers show the rows that arrived, the rest grey.
+    sos_end = segments[-1][2]
+    cut = jpeg[:sos_end + (len(jpeg) - sos_end) * 3 // 5]
+    case("jpeg_truncated", cut, "ends in the middle of its scan (no EOI)", truncated=True)
+
+
+def main():
+    make_jpegs()
+    (HERE / "manifest.json").write_text(json.dumps({"fixtures": ENTRIES}, indent=2) + "\n")
+    print(f"wrote {len(ENTRIES)} fixtures")
+
+
+if __name__ == "__main__":
+    main()
