@@ -111,8 +111,76 @@ def make_jpegs():
     case("jpeg_truncated", cut, "ends in the middle of its scan (no EOI)", truncated=True)
 
 
+# ---------------------------------------------------------------------------------------------
+# PNG: chunks out of order, animations whose tables are broken
+# ---------------------------------------------------------------------------------------------
+
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def ihdr(width, height, depth, color_type):
+    return chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, depth, color_type, 0, 0, 0))
+
+
+def image_data(rows):
+    """zlib data of unfiltered scanlines (`rows`: bytes per row, filter byte added)."""
+    return zlib.compress(b"".join(b"\0" + row for row in rows), 9)
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def make_pngs():
+    # A palette image whose tRNS comes before its PLTE: libpng takes it, and so do browsers.
+    width, height = 24, 16
+    rng = np.random.default_rng(7)
+    palette = rng.integers(0, 256, (16, 3)).astype(np.uint8)
+    alphas = np.array([0, 64, 128, 200], np.uint8)
+    y, x = np.mgrid[0:height, 0:width]
+    indices = ((x // 3 + y // 2) % 16).astype(np.uint8)
+    data = (PNG_SIGNATURE + ihdr(width, height, 8, 3) + chunk(b"tRNS", alphas.tobytes())
+            + chunk(b"PLTE", palette.tobytes()) + chunk(b"IDAT", image_data([r.tobytes() for r in indices]))
+            + chunk(b"IEND", b""))
+    rgba = np.zeros((height, width, 4), np.uint8)
+    rgba[..., :3] = palette[indices]
+    rgba[..., 3] = np.where(indices < len(alphas), alphas[np.minimum(indices, len(alphas) - 1)], 255)
+    assert (pillow_rgba(data) == rgba).all(), "Pillow reads tRNS before PLTE differently"
+    add("png_trns_before_plte", "png_trns_before_plte.png", data, rgba, note="tRNS before PLTE")
+
+    # APNGs whose animation is invalid: the APNG specification and browsers show the default
+    # image (the IDAT image) alone.
+    width, height = 32, 24
+    images = [pattern(width, height, seed, alpha=True) for seed in (2, 3, 4)]
+
+    def fctl(sequence, delay=10):
+        return chunk(b"fcTL", struct.pack(">IIIIIHHBB", sequence, width, height, 0, 0, delay, 100, 0, 0))
+
+    def fdat(sequence, rgba):
+        return chunk(b"fdAT", struct.pack(">I", sequence) + image_data([r.tobytes() for r in rgba]))
+
+    def actl(frames):
+        return chunk(b"acTL", struct.pack(">II", frames, 0))
+
+    head = PNG_SIGNATURE + ihdr(width, height, 8, 6)
+    idat = chunk(b"IDAT", image_data([r.tobytes() for r in images[0]]))
+    end = chunk(b"IEND", b"")
+    cases = {
+        "apng_repeated_fctl": [actl(3), fctl(0), idat, fctl(1), fctl(2), fdat(3, images[1]), fctl(4), fdat(5, images[2])],
+        "apng_missing_fctl": [actl(3), fctl(0), idat, fctl(1), fdat(2, images[1]), fdat(3, images[2])],
+        "apng_bad_sequence": [actl(3), fctl(0), idat, fctl(1), fdat(2, images[1]), fctl(7), fdat(8, images[2])],
+        "apng_zero_frames": [actl(0), fctl(0), idat, fctl(1), fdat(2, images[1]), fctl(3), fdat(4, images[2])],
+        "apng_wrong_frame_count": [actl(5), fctl(0), idat, fctl(1), fdat(2, images[1]), fctl(3), fdat(4, images[2])],
+        "apng_two_actl": [actl(3), actl(3), fctl(0), idat, fctl(1), fdat(2, images[1]), fctl(3), fdat(4, images[2])],
+    }
+    for name, chunks in cases.items():
+        add(name, f"{name}.png", head + b"".join(chunks) + end, images[0],
+            note="an invalid animation: the default image alone")
+
+
 def main():
     make_jpegs()
+    make_pngs()
     (HERE / "manifest.json").write_text(json.dumps({"fixtures": ENTRIES}, indent=2) + "\n")
     print(f"wrote {len(ENTRIES)} fixtures")
 

@@ -48,45 +48,73 @@ struct APNGAnimation {
         return found
     }
 
-    /// Reads the frame table, checking each frame's region against the canvas and the limits.
-    init(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits) throws {
+    /// Reads the frame table; `nil` when the animation is invalid by the APNG specification, so
+    /// that the file shows its default image alone, as browsers do: not exactly one `acTL`
+    /// before the image data, a frame count of 0 or other than the `fcTL` chunks, sequence
+    /// numbers that skip or repeat, a frame control with no data after it, or a frame with an
+    /// unknown disposal or blending or a region outside the canvas.
+    ///
+    /// - Throws: ``ImageCodingError`` when the file is truncated, has no header, or passes the
+    ///   limits (more frames than allowed, or too many pixels).
+    init?(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits) throws {
         var header: Range<Int>?
         var playCount = 0
-        var declaredFrames = 0
+        var declaredFrames: Int?
         var frames: [Frame] = []
         var shared: [(type: [UInt8], body: Range<Int>)] = []
+        var seenImageData = false
+        var nextSequence = 0
+        var valid = true
         var failure: ImageCodingError?
         let ended = Self.walkChunks(bytes) { type, body in
             func u32(_ at: Int) -> Int { Int(bytes.loadUnaligned(fromByteOffset: body.lowerBound + at, as: UInt32.self).bigEndian) }
             func u16(_ at: Int) -> Int { Int(bytes.loadUnaligned(fromByteOffset: body.lowerBound + at, as: UInt16.self).bigEndian) }
+            /// Takes the next sequence number; `false` (invalid) when the chunk's is another.
+            func sequenced() -> Bool {
+                guard body.count >= 4, u32(0) == nextSequence else { return false }
+                nextSequence += 1
+                return true
+            }
             switch type {
             case "IHDR" where body.count == 13:
                 header = body
-            case "acTL" where body.count == 8:
+            case "acTL":
+                guard body.count == 8, declaredFrames == nil, !seenImageData else {
+                    valid = false
+                    return false
+                }
                 declaredFrames = u32(0)
                 playCount = u32(4)
             case "PLTE", "tRNS":
                 shared.append((Array(type.utf8), body))
-            case "fcTL" where body.count == 26:
-                let denominator = u16(22)
-                guard let disposal = Disposal(rawValue: bytes[body.lowerBound + 24]), bytes[body.lowerBound + 25] <= 1 else {
-                    failure = .corruptedData(format: Self.format, detail: "frame \(frames.count) has an unknown disposal or blending")
+            case "fcTL":
+                // Each frame control is followed by its data before the next one.
+                guard body.count == 26, sequenced(), frames.last.map({ !$0.data.isEmpty }) ?? true,
+                    let disposal = Disposal(rawValue: bytes[body.lowerBound + 24]), bytes[body.lowerBound + 25] <= 1
+                else {
+                    valid = false
                     return false
                 }
                 if frames.count == limits.maxFrameCount {
                     failure = .tooManyFrames(format: Self.format, frameCount: frames.count + 1, limit: limits.maxFrameCount)
                     return false
                 }
+                let denominator = u16(22)
                 frames.append(
                     Frame(
                         x: u32(12), y: u32(16), width: u32(4), height: u32(8),
                         duration: FrameDelay.duration(seconds: Double(u16(20)) / Double(denominator == 0 ? 100 : denominator)),
                         disposal: disposal, blendsOver: bytes[body.lowerBound + 25] == 1))
             case "IDAT":
+                seenImageData = true
                 // The default image is the first frame only when a frame control precedes it.
-                if !frames.isEmpty, frames.count == 1 { frames[0].data.append(body) }
-            case "fdAT" where body.count > 4:
-                if !frames.isEmpty { frames[frames.count - 1].data.append((body.lowerBound + 4)..<body.upperBound) }
+                if frames.count == 1 { frames[0].data.append(body) }
+            case "fdAT":
+                guard sequenced(), body.count > 4, seenImageData, !frames.isEmpty else {
+                    valid = false
+                    return false
+                }
+                frames[frames.count - 1].data.append((body.lowerBound + 4)..<body.upperBound)
             default:
                 break
             }
@@ -94,29 +122,25 @@ struct APNGAnimation {
         }
         if let failure { throw failure }
         guard let header else { throw ImageCodingError.corruptedData(format: Self.format, detail: "no IHDR chunk") }
+        guard valid else { return nil }
         guard ended else { throw ImageCodingError.truncatedData(format: Self.format) }
-        width = Int(bytes.loadUnaligned(fromByteOffset: header.lowerBound, as: UInt32.self).bigEndian)
-        height = Int(bytes.loadUnaligned(fromByteOffset: header.lowerBound + 4, as: UInt32.self).bigEndian)
+        let width = Int(bytes.loadUnaligned(fromByteOffset: header.lowerBound, as: UInt32.self).bigEndian)
+        let height = Int(bytes.loadUnaligned(fromByteOffset: header.lowerBound + 4, as: UInt32.self).bigEndian)
         try limits.check(width: width, height: height, frameCount: frames.count)
-        let playable = frames.filter { !$0.data.isEmpty }
-        guard !playable.isEmpty, declaredFrames >= 1 else {
-            throw ImageCodingError.corruptedData(format: Self.format, detail: "the animation has no frames")
-        }
-        for (index, frame) in playable.enumerated() {
-            guard frame.width > 0, frame.height > 0, frame.x >= 0, frame.y >= 0,
-                frame.x + frame.width <= width, frame.y + frame.height <= height
-            else {
-                throw ImageCodingError.corruptedData(
-                    format: Self.format,
-                    detail:
-                        "frame \(index) (\(frame.width)x\(frame.height) at \(frame.x),\(frame.y)) lies outside the \(width)x\(height) canvas"
-                )
-            }
-        }
+        guard let declaredFrames, declaredFrames >= 1, declaredFrames == frames.count,
+            frames.allSatisfy({ !$0.data.isEmpty && Self.fits($0, width: width, height: height) })
+        else { return nil }
+        self.width = width
+        self.height = height
         self.playCount = playCount
-        self.frames = playable
+        self.frames = frames
         headerTail = Array(UnsafeRawBufferPointer(rebasing: bytes[(header.lowerBound + 8)..<header.upperBound]))
         sharedChunks = shared
+    }
+
+    private static func fits(_ frame: Frame, width: Int, height: Int) -> Bool {
+        frame.width > 0 && frame.height > 0 && frame.x >= 0 && frame.y >= 0
+            && frame.x + frame.width <= width && frame.y + frame.height <= height
     }
 
     /// Calls `visit` with each chunk's type and data range until it returns `false`; returns

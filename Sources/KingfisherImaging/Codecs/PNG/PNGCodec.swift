@@ -28,11 +28,17 @@ enum PNGCodec {
     /// held at full size: an interlaced image is the exception) and a Lanczos pass makes the
     /// final size.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
+        if let repaired = PNGTransparencyOrder.repaired(bytes) {
+            return try repaired.withUnsafeBytes { try decode($0, options: options, target: target) }
+        }
         let limit = DecodingLimits(options, format: format)
+        // An animation that is invalid shows its default image alone, as browsers do.
         var image =
-            !options.onlyFirstFrame && APNGAnimation.isAnimated(bytes)
-            ? try decodeAnimation(bytes, options: options, limit: limit, target: target)
-            : try decodeStill(bytes, limit: limit, target: target)
+            if !options.onlyFirstFrame, APNGAnimation.isAnimated(bytes), let animation = try APNGAnimation(bytes, limits: limit) {
+                try decodeAnimation(animation, bytes, options: options, limit: limit, target: target)
+            } else {
+                try decodeStill(bytes, limit: limit, target: target)
+            }
         image.colorSpace = PNGColorChunks.colorSpace(of: bytes)
         return image
     }
@@ -40,10 +46,9 @@ enum PNGCodec {
     /// An APNG: its frame table now, the first frame decoded now and the rest on demand unless
     /// `preloadAll` asks for all of them.
     private static func decodeAnimation(
-        _ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
+        _ animation: APNGAnimation, _ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
         limit: DecodingLimits, target: DecodingTarget?
     ) throws -> DecodedImage {
-        let animation = try APNGAnimation(bytes, limits: limit)
         let orientation = PNGChunkLayout(bytes)?.exif.map { EXIFReader.orientation(tiff: $0, maxByteCount: limit.maxEXIFByteCount) } ?? .up
         let data = Data(bytes)
         return try OnDemandAnimation.decodedImage(
