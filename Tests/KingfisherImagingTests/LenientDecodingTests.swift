@@ -32,3 +32,15 @@ import Testing
         }
     }
 }
+
+/// Malformed files no decoder here shows are refused with what is wrong with them.
+@Suite struct MalformedFileReasonTests {
+    /// giflib stops at an LZW minimum code size over 8 (browsers take up to 11): the error says
+    /// so rather than calling the file truncated.
+    @Test func aGIFWhoseLZWCodeSizeIsOver8SaysSo() throws {
+        let data = try LenientFixtures.folder.data("gif_lzw_code_size_11.gif")
+        let reason = codingErrorReason { _ = try KingfisherImage.decode(data: data) }
+        #expect(
+            reason == .corruptedData(format: .GIF, detail: "frame 0's LZW minimum code size is 11, over the 8 that GIF allows"))
+    }
+}

@@ -178,9 +178,85 @@ def make_pngs():
             note="an invalid animation: the default image alone")
 
 
+# ---------------------------------------------------------------------------------------------
+# GIF
+# ---------------------------------------------------------------------------------------------
+
+def lzw_literals(indices, min_size):
+    """LZW data that sends every index as a literal code, with a clear code whenever the
+    decoder's table would widen the codes, so that the code width stays min_size + 1."""
+    clear, end = 1 << min_size, (1 << min_size) + 1
+    width = min(min_size + 1, 12)
+    run = max(1, (1 << width) - (clear + 2) - 1) if width < 12 else len(indices) + 1
+    codes = []
+    for start in range(0, len(indices), run):
+        codes.append(clear)
+        codes.extend(int(i) for i in indices[start:start + run])
+    codes.append(end)
+    bits, count, out = 0, 0, bytearray()
+    for code in codes:
+        bits |= code << count
+        count += width
+        while count >= 8:
+            out.append(bits & 0xFF)
+            bits >>= 8
+            count -= 8
+    if count:
+        out.append(bits & 0xFF)
+    blocks = b"".join(bytes([len(out[i:i + 255])]) + out[i:i + 255] for i in range(0, len(out), 255))
+    return bytes([min_size]) + blocks + b"\0"
+
+
+def gif(screen, palette, frames):
+    """A GIF89a: `frames` as (x, y, indices 2-D array, delay in 1/100 s, min code size)."""
+    width, height = screen
+    out = bytearray(b"GIF89a" + struct.pack("<HHBBB", width, height, 0xF7, 0, 0) + palette.tobytes())
+    out += b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
+    for x, y, indices, delay, min_size in frames:
+        out += b"\x21\xf9\x04\x04" + struct.pack("<H", delay) + b"\x00\x00"
+        out += b"\x2c" + struct.pack("<HHHHB", x, y, indices.shape[1], indices.shape[0], 0)
+        out += lzw_literals(indices.reshape(-1), min_size)
+    return bytes(out + b"\x3b")
+
+
+def make_gifs():
+    rng = np.random.default_rng(11)
+    palette = rng.integers(0, 256, (256, 3)).astype(np.uint8)
+    width, height = 32, 24
+    y, x = np.mgrid[0:height, 0:width]
+    first = ((x * 7 + y * 3) % 256).astype(np.uint8)
+    rgba = np.concatenate([palette[first], np.full((height, width, 1), 255, np.uint8)], axis=2)
+    # The second frame reaches past the logical screen's right and bottom edges: browsers clip it.
+    outside = np.full((20, 20), 9, np.uint8)
+    data = gif((width, height), palette, [(0, 0, first, 10, 8), (20, 10, outside, 10, 8), (0, 0, first[::-1].copy(), 10, 8)])
+    assert (pillow_rgba(data) == rgba).all()
+    add("gif_frame_outside_screen", "gif_frame_outside_screen.gif", data, rgba, frames=3,
+        note="its second frame reaches past the logical screen")
+    # A first frame larger than the logical screen: Chromium and Firefox (and Pillow) grow the
+    # screen to hold it; what it does not cover is transparent.
+    big = ((x[:20, :24] * 5 + y[:20, :24]) % 256).astype(np.uint8)
+    data = gif((16, 12), palette, [(4, 2, big, 10, 8), (0, 0, big[:12, :16].copy(), 10, 8)])
+    rgba = np.zeros((22, 28, 4), np.uint8)
+    rgba[2:22, 4:28, :3] = palette[big]
+    rgba[2:22, 4:28, 3] = 255
+    assert pillow_rgba(data).shape == rgba.shape
+    add("gif_first_frame_past_screen", "gif_first_frame_past_screen.gif", data, rgba, frames=2,
+        note="its first frame is larger than the logical screen")
+
+
+def make_refused():
+    """Files no decoder here shows, each refused with the reason (LenientDecodingTests)."""
+    rng = np.random.default_rng(12)
+    palette = rng.integers(0, 256, (256, 3)).astype(np.uint8)
+    indices = (np.arange(16 * 12).reshape(12, 16) % 256).astype(np.uint8)
+    (HERE / "gif_lzw_code_size_11.gif").write_bytes(gif((16, 12), palette, [(0, 0, indices, 0, 11)]))
+
+
 def main():
     make_jpegs()
     make_pngs()
+    make_gifs()
+    make_refused()
     (HERE / "manifest.json").write_text(json.dumps({"fixtures": ENTRIES}, indent=2) + "\n")
     print(f"wrote {len(ENTRIES)} fixtures")
 

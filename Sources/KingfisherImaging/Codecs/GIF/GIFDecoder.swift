@@ -97,6 +97,22 @@ final class GIFFrameReader: AnimationFrameReader {
         }
     }
 
+    /// Why giflib could not start the frame whose descriptor begins at `start`: giflib calls
+    /// an LZW minimum code size over 8 a read failure, which would read as truncated data.
+    private func frameError(startingAt start: Int) -> ImageCodingError {
+        let code = gif.pointee.Error
+        // The byte giflib read last, when it stopped after the descriptor (and colour table),
+        // is the code size.
+        if code == D_GIF_ERR_READ_FAILED, offset > start + 9, offset <= data.count {
+            let codeSize = data[data.startIndex + offset - 1]
+            if codeSize > 8 {
+                return Self.corrupted(
+                    "frame \(framesRead)'s LZW minimum code size is \(codeSize), over the 8 that GIF allows")
+            }
+        }
+        return Self.error(code)
+    }
+
     private static func corrupted(_ detail: String) -> ImageCodingError {
         .corruptedData(format: format, detail: detail)
     }
@@ -140,14 +156,19 @@ final class GIFFrameReader: AnimationFrameReader {
     }
 
     private func readFrame(decoding: Bool) throws -> TimeInterval {
-        guard DGifGetImageDesc(gif) == GIF_OK else { throw Self.error(gif.pointee.Error) }
+        let descriptorOffset = offset
+        guard DGifGetImageDesc(gif) == GIF_OK else { throw frameError(startingAt: descriptorOffset) }
         let desc = gif.pointee.Image
         guard desc.Width > 0, desc.Height > 0 else { throw Self.corrupted("a frame has no pixels") }
         // A frame is decoded row by row even where it lies off the canvas, so its own area
         // counts against the limit too.
         try limits.check(width: Int(desc.Width), height: Int(desc.Height))
-        if canvas.width <= 0 || canvas.height <= 0 {
-            canvas = CompositingCanvas(width: Int(desc.Left + desc.Width), height: Int(desc.Top + desc.Height))
+        // A first frame reaching past the logical screen (or a screen of size 0) makes the
+        // screen grow to hold it, as Chromium and Firefox do; later frames are clipped.
+        let right = Int(desc.Left) + Int(desc.Width)
+        let bottom = Int(desc.Top) + Int(desc.Height)
+        if framesRead == 0, right > canvas.width || bottom > canvas.height {
+            canvas = CompositingCanvas(width: max(canvas.width, right), height: max(canvas.height, bottom))
             try limits.check(width: canvas.width, height: canvas.height)
         }
         guard framesRead < limits.maxFrameCount else {
