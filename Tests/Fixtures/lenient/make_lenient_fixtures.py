@@ -4,7 +4,7 @@
 
 """Writes the fixtures of malformed files that browsers still show into this directory.
 
-Requirements: Python 3.11, `pip install pillow numpy` (Pillow 13).
+Requirements: Python 3.11, `pip install pillow numpy tifffile` (Pillow 13, tifffile 2026.3).
 Usage: python3 Tests/Fixtures/lenient/make_lenient_fixtures.py
 
 Each file takes a small valid image and breaks it the way real files in the wild are broken
@@ -244,6 +244,25 @@ def make_gifs():
         note="its first frame is larger than the logical screen")
 
 
+# ---------------------------------------------------------------------------------------------
+# TIFF
+# ---------------------------------------------------------------------------------------------
+
+def make_tiffs():
+    import tifffile  # Pillow writes BigTIFF only little-endian and uncompressed
+
+    for order, name in (("<", "tiff_bigtiff_le"), (">", "tiff_bigtiff_be")):
+        rgba = pattern(40, 30, 21, alpha=True)
+        out = io.BytesIO()
+        tifffile.imwrite(out, rgba, bigtiff=True, byteorder=order, photometric="rgb", compression="zlib",
+                         extrasamples=["unassalpha"], rowsperstrip=8)
+        data = out.getvalue()
+        assert data[:4] in (b"II+\0", b"MM\0+"), data[:4]
+        # Pillow reads only little-endian BigTIFF: tifffile is the reference decoder here.
+        assert (tifffile.imread(io.BytesIO(data)) == rgba).all()
+        add(name, f"{name}.tif", data, rgba, note="BigTIFF (64-bit offsets), Deflate, strips")
+
+
 def make_refused():
     """Files no decoder here shows, each refused with the reason (LenientDecodingTests)."""
     rng = np.random.default_rng(12)
@@ -256,6 +275,7 @@ def main():
     make_jpegs()
     make_pngs()
     make_gifs()
+    make_tiffs()
     make_refused()
     (HERE / "manifest.json").write_text(json.dumps({"fixtures": ENTRIES}, indent=2) + "\n")
     print(f"wrote {len(ENTRIES)} fixtures")
