@@ -27,6 +27,7 @@ import Testing
         if let minPSNR = entry.minPSNR {
             let quality = psnr(image.pixels, reference.pixels)
             #expect(quality >= minPSNR, "\(entry.file): \(quality) dB")
+            print("\(entry.file): \(String(format: "%.1f", quality)) dB against the reference")
         } else {
             #expect(maxDifference(image.pixels, reference.pixels) == 0, "\(entry.file): pixels differ")
         }

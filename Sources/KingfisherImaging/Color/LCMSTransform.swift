@@ -5,7 +5,7 @@ import CLCMS2
 import Foundation
 
 /// A LittleCMS transform to sRGB, for the profiles ``MatrixShaperTransform`` cannot evaluate:
-/// CMYK, and profiles with lookup tables (where the perceptual intent is used, as the profile's
+/// CMYK, CIE L*a*b*, and profiles with lookup tables (where the perceptual intent is used, as the profile's
 /// maker intended for photos).
 final class LCMSTransform: PixelColorTransform, @unchecked Sendable {
     /// What the pixels handed to ``convert(_:count:)`` hold.
@@ -14,7 +14,12 @@ final class LCMSTransform: PixelColorTransform, @unchecked Sendable {
         case rgba
         /// CMYK8; `inverted` as Adobe's applications write it in JPEG (0 = full ink).
         case cmyk(inverted: Bool)
+        /// CIE L*a*b* in 8 bits and alpha (copied through): L 0-255 for 0-100, a and b + 128.
+        case lab
     }
+
+    /// CIE L*a*b* (D50, as TIFF and ICC define it) to sRGB, white adapted to sRGB's D65.
+    static let labToSRGB = LCMSTransform(LittleCMS.lab(), input: .lab)
 
     private let handle: cmsHTRANSFORM
     private let input: Input
@@ -37,6 +42,10 @@ final class LCMSTransform: PixelColorTransform, @unchecked Sendable {
         case .cmyk(let inverted):
             guard profile.colorSpace == cmsSigCmykData else { return nil }
             inputFormat = inverted ? KF_TYPE_CMYK_8_REV : KF_TYPE_CMYK_8
+        case .lab:
+            guard profile.colorSpace == cmsSigLabData else { return nil }
+            inputFormat = KF_TYPE_LabA_8
+            flags |= KF_FLAGS_COPY_ALPHA
         }
         guard
             let handle = cmsCreateTransformTHR(

@@ -33,6 +33,11 @@ enum LittleCMS {
         Profile(cmsCreate_sRGBProfileTHR(context))
     }
 
+    /// The CIE L*a*b* profile for a D50 white point, the ICC connection space's.
+    static func lab() -> Profile {
+        Profile(cmsCreateLab4ProfileTHR(context, nil))
+    }
+
     /// An open profile, closed when released.
     final class Profile: @unchecked Sendable {
         let handle: cmsHPROFILE

@@ -262,6 +262,22 @@ def make_tiffs():
         assert (tifffile.imread(io.BytesIO(data)) == rgba).all()
         add(name, f"{name}.tif", data, rgba, note="BigTIFF (64-bit offsets), Deflate, strips")
 
+    # CIE L*a*b* (D50): shown in sRGB through LittleCMS, as Pillow's ImageCms does it.
+    from PIL import ImageCms
+    srgb, lab = ImageCms.createProfile("sRGB"), ImageCms.createProfile("LAB")
+    source = Image.fromarray(pattern(40, 30, 22)[..., :3], "RGB")
+    source.putpixel((0, 0), (255, 255, 255))
+    source.putpixel((1, 0), (0, 0, 0))
+    lab_image = ImageCms.applyTransform(source, ImageCms.buildTransform(srgb, lab, "RGB", "LAB"))
+    out = io.BytesIO()
+    lab_image.save(out, "TIFF", compression="tiff_lzw")
+    data = out.getvalue()
+    assert tifffile.TiffFile(io.BytesIO(data)).pages[0].photometric == 8
+    with Image.open(io.BytesIO(data)) as read:
+        shown = ImageCms.applyTransform(read, ImageCms.buildTransform(lab, srgb, "LAB", "RGB"))
+    add("tiff_cielab", "tiff_cielab.tif", data, np.asarray(shown.convert("RGBA")), min_psnr=45,
+        note="CIE L*a*b* (D50) samples")
+
 
 def make_refused():
     """Files no decoder here shows, each refused with the reason (LenientDecodingTests)."""

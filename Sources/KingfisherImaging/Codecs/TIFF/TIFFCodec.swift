@@ -7,10 +7,11 @@ import Foundation
 /// TIFF through libtiff, first page (IFD 0) only: every compression libtiff supports (none,
 /// LZW, Deflate, PackBits, JPEG, …), strips or tiles, contiguous or planar samples.
 ///
-/// Grey, RGB, palette and CMYK at 1 to 16 bits per sample, with or without alpha (associated
-/// alpha divided out), are read as raw samples, so 16-bit values are reduced to 8 bits exactly;
-/// anything else libtiff can render (YCbCr without JPEG, CIE L*a*b*, LogLuv, …) goes through
-/// its RGBA reader, which keeps 8 bits of precision. The Orientation tag is applied; an
+/// Grey, RGB, palette and CMYK at 1 to 16 bits per sample, and CIE L*a*b* at 8 or 16, with or
+/// without alpha (associated alpha divided out), are read as raw samples, so 16-bit values are
+/// reduced to 8 bits exactly; L*a*b* (D50) goes to sRGB through LittleCMS, white adapted to
+/// D65. Anything else libtiff can render (YCbCr without JPEG, LogLuv, …) goes through its RGBA
+/// reader, which keeps 8 bits of precision. The Orientation tag is applied; an
 /// embedded ICC profile is passed on, colours untouched.
 enum TIFFCodec {
     private static let format = ImageFileFormat.TIFF
@@ -132,6 +133,10 @@ enum TIFFCodec {
             colour = .palette(table: try paletteTable(tiff, bits: Int(bits)))
         case PHOTOMETRIC_SEPARATED where field(tiff, TIFFTAG_INKSET) == INKSET_CMYK:
             colour = .cmyk
+        case PHOTOMETRIC_CIELAB where (bits == 8 || bits == 16) && LCMSTransform.labToSRGB != nil:
+            colour = .lab(signed: true)
+        case PHOTOMETRIC_ICCLAB where (bits == 8 || bits == 16) && LCMSTransform.labToSRGB != nil:
+            colour = .lab(signed: false)
         default:
             return nil
         }
@@ -193,6 +198,7 @@ enum TIFFCodec {
             converter: layout.converter)
         let pixels = try PixelBuffer.make(count: width * height * 4) { out in
             try reader.read(block, into: out, failure: failure)
+            if case .lab = layout.converter.colour { LCMSTransform.labToSRGB?.convertInParallel(out, count: width * height) }
         }
         return DecodedImage(
             width: width, height: height, frames: [ImageFrame(pixels: pixels)],

@@ -17,11 +17,15 @@ struct TIFFRowConverter {
         case cmyk
         /// One index into `table`, 4 bytes (RGBA) per entry for every possible index.
         case palette(table: [UInt8])
+        /// CIE L*a*b*, written as LittleCMS's 8-bit L*a*b* (a and b offset by 128) for
+        /// ``LCMSTransform/labToSRGB`` to convert; `signed` a and b (PhotometricInterpretation
+        /// 8, CIELab) or offset already (9, ICCLab).
+        case lab(signed: Bool)
 
         var sampleCount: Int {
             switch self {
             case .gray, .palette: return 1
-            case .rgb: return 3
+            case .rgb, .lab: return 3
             case .cmyk: return 4
             }
         }
@@ -72,7 +76,7 @@ struct TIFFRowConverter {
         switch colour {
         case .gray(let inverted): plainColour = !inverted
         case .rgb: plainColour = true
-        case .cmyk, .palette: plainColour = false
+        case .cmyk, .palette, .lab: plainColour = false
         }
         let coloursFirst = sources.prefix(colour.sampleCount).enumerated().allSatisfy { $0.element.sample == $0.offset }
         isDirect =
@@ -228,6 +232,17 @@ struct TIFFRowConverter {
                 let k = 255 - Int(eightBit[Int(pixel[3])])
                 for c in 0..<3 { o[c] = UInt8(((255 - Int(eightBit[Int(pixel[c])])) * k + 127) / 255) }
                 o[3] = hasAlpha ? eightBit[Int(pixel[4])] : 255
+            }
+        case .lab(let signed):
+            // A signed sample's top bit flipped is the sample plus half the range.
+            let offset: UInt8 = signed ? 0x80 : 0
+            for i in 0..<count {
+                let pixel = samples + i * channels
+                let o = out + i * 4
+                o[0] = eightBit[Int(pixel[0])]
+                o[1] = eightBit[Int(pixel[1])] ^ offset
+                o[2] = eightBit[Int(pixel[2])] ^ offset
+                o[3] = hasAlpha ? eightBit[Int(pixel[3])] : 255
             }
         case .palette(let table):
             table.withUnsafeBufferPointer { table in
