@@ -15,6 +15,11 @@ static inline int kf_tiff_get_u32(TIFF *tif, uint32_t tag, uint32_t *value) {
     return TIFFGetFieldDefaulted(tif, tag, value);
 }
 
+/* A double-valued tag the file sets (SMinSampleValue, SMaxSampleValue); 0 when it is absent. */
+static inline int kf_tiff_get_double(TIFF *tif, uint32_t tag, double *value) {
+    return TIFFGetField(tif, tag, value);
+}
+
 /* ExtraSamples: how many, and the kind of each (EXTRASAMPLE_*). */
 static inline int kf_tiff_get_extra_samples(TIFF *tif, uint16_t *count, const uint16_t **kinds) {
     uint16_t *values = NULL;

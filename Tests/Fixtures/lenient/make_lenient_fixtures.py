@@ -262,6 +262,32 @@ def make_tiffs():
         assert (tifffile.imread(io.BytesIO(data)) == rgba).all()
         add(name, f"{name}.tif", data, rgba, note="BigTIFF (64-bit offsets), Deflate, strips")
 
+    # 32-bit samples, shown by their range: an integer's whole range; a float's
+    # SMinSampleValue..SMaxSampleValue, or 0..1 when the file does not say. tifffile reads the
+    # samples back; the reference maps them so.
+    y, x = np.mgrid[0:30, 0:40]
+    ramp = (x * 30 + y) / (40 * 30 - 1)
+    grey = np.stack([ramp] * 3 + [np.ones_like(ramp)], axis=2)
+
+    def mapped(values):
+        shown = np.clip(values, 0, 1) * 255
+        return np.clip(np.rint(shown), 0, 255).astype(np.uint8)
+
+    cases = [
+        ("tiff_float32_grey", ramp.astype(np.float32), {}, grey),
+        ("tiff_uint32_grey", (ramp * 0xFFFFFFFF).astype(np.uint32), {}, grey),
+        ("tiff_int32_grey", (ramp * 0xFFFFFFFF - 2 ** 31).astype(np.int32), {}, grey),
+    ]
+    rgb = np.stack([ramp * 4 - 1, 3 - ramp * 4, np.full_like(ramp, 1.0)], axis=2).astype(np.float32)
+    cases.append(("tiff_float32_rgb_range", rgb, {"extratags": [(340, 12, 3, (-1.0,) * 3, False), (341, 12, 3, (3.0,) * 3, False)]},
+                  np.concatenate([(rgb + 1) / 4, np.ones((30, 40, 1))], axis=2)))
+    for name, samples, extra, expected in cases:
+        out = io.BytesIO()
+        tifffile.imwrite(out, samples, photometric="minisblack" if samples.ndim == 2 else "rgb", **extra)
+        data = out.getvalue()
+        assert (tifffile.imread(io.BytesIO(data)) == samples).all()
+        add(name, f"{name}.tif", data, mapped(expected), min_psnr=45, note=f"32-bit {samples.dtype} samples")
+
     # CIE L*a*b* (D50): shown in sRGB through LittleCMS, as Pillow's ImageCms does it.
     from PIL import ImageCms
     srgb, lab = ImageCms.createProfile("sRGB"), ImageCms.createProfile("LAB")

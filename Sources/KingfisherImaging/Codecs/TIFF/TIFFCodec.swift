@@ -10,7 +10,8 @@ import Foundation
 /// Grey, RGB, palette and CMYK at 1 to 16 bits per sample, and CIE L*a*b* at 8 or 16, with or
 /// without alpha (associated alpha divided out), are read as raw samples, so 16-bit values are
 /// reduced to 8 bits exactly; L*a*b* (D50) goes to sRGB through LittleCMS, white adapted to
-/// D65. Anything else libtiff can render (YCbCr without JPEG, LogLuv, …) goes through its RGBA
+/// D65. Grey and RGB of 32-bit samples are shown by their range: an integer's whole range, a
+/// float's SMinSampleValue to SMaxSampleValue, or 0 to 1 when the file does not say. Anything else libtiff can render (YCbCr without JPEG, LogLuv, …) goes through its RGBA
 /// reader, which keeps 8 bits of precision. The Orientation tag is applied; an
 /// embedded ICC profile is passed on, colours untouched.
 enum TIFFCodec {
@@ -109,18 +110,20 @@ enum TIFFCodec {
         var planes: [UInt16]
     }
 
-    /// The layout for grey, RGB, palette and CMYK files of unsigned 1 to 16-bit samples (and
-    /// YCbCr JPEG, which libjpeg turns into RGB), or `nil` for libtiff's RGBA reader.
+    /// The layout for grey, RGB, palette, CMYK and L*a*b* files of unsigned 1 to 16-bit samples
+    /// (and YCbCr JPEG, which libjpeg turns into RGB), grey and RGB of 32-bit integer or float
+    /// samples, or `nil` for libtiff's RGBA reader.
     private static func sampleLayout(_ tiff: OpaquePointer) throws -> SampleLayout? {
-        guard let bits = field(tiff, TIFFTAG_BITSPERSAMPLE), (1...16).contains(bits),
+        guard let bits = field(tiff, TIFFTAG_BITSPERSAMPLE),
             let samplesPerPixel = field(tiff, TIFFTAG_SAMPLESPERPIXEL), (1...16).contains(samplesPerPixel),
             let photometric = field(tiff, TIFFTAG_PHOTOMETRIC),
-            let sampleFormat = field(tiff, TIFFTAG_SAMPLEFORMAT),
-            sampleFormat == SAMPLEFORMAT_UINT || sampleFormat == SAMPLEFORMAT_VOID
+            let sampleFormat = self.sampleFormat(tiff, bits: bits)
         else { return nil }
         let planar = field(tiff, TIFFTAG_PLANARCONFIG) == PLANARCONFIG_SEPARATE
         let colour: TIFFRowConverter.Colour
         switch photometric {
+        case _ where bits == 32 && photometric != PHOTOMETRIC_MINISBLACK && photometric != PHOTOMETRIC_RGB:
+            return nil
         case PHOTOMETRIC_MINISWHITE, PHOTOMETRIC_MINISBLACK:
             colour = .gray(inverted: photometric == PHOTOMETRIC_MINISWHITE)
         case PHOTOMETRIC_RGB:
@@ -162,9 +165,32 @@ enum TIFFCodec {
             ? samples.indices.map { TIFFRowConverter.Source(plane: $0, sample: 0) }
             : samples.map { TIFFRowConverter.Source(plane: 0, sample: $0) }
         let converter = TIFFRowConverter(
-            colour: colour, alpha: alpha, bitsPerSample: Int(bits),
+            colour: colour, alpha: alpha, bitsPerSample: Int(bits), sampleFormat: sampleFormat,
             samplesPerPixel: planar ? 1 : Int(samplesPerPixel), sources: sources)
         return SampleLayout(converter: converter, planes: planar ? samples.map { UInt16($0) } : [0])
+    }
+
+    /// How samples of `bits` bits are read: unsigned integers of 1 to 16 bits, or 32-bit
+    /// unsigned, signed or floating-point ones; `nil` for any other kind. A float's range is
+    /// SMinSampleValue to SMaxSampleValue when the file gives them, else 0 to 1, the range
+    /// float images are written in (Photoshop, GIMP, libvips).
+    private static func sampleFormat(_ tiff: OpaquePointer, bits: Int32) -> TIFFRowConverter.SampleFormat? {
+        guard let format = field(tiff, TIFFTAG_SAMPLEFORMAT) else { return nil }
+        switch (format, bits) {
+        case (SAMPLEFORMAT_UINT, 1...16), (SAMPLEFORMAT_VOID, 1...16), (SAMPLEFORMAT_UINT, 32):
+            return .unsigned
+        case (SAMPLEFORMAT_INT, 32):
+            return .signed
+        case (SAMPLEFORMAT_IEEEFP, 32):
+            var minimum = 0.0
+            var maximum = 1.0
+            if kf_tiff_get_double(tiff, UInt32(TIFFTAG_SMINSAMPLEVALUE), &minimum) == 0 { minimum = 0 }
+            if kf_tiff_get_double(tiff, UInt32(TIFFTAG_SMAXSAMPLEVALUE), &maximum) == 0 { maximum = 1 }
+            guard minimum.isFinite, maximum.isFinite, maximum > minimum else { return .float(minimum: 0, maximum: 1) }
+            return .float(minimum: Float(minimum), maximum: Float(maximum))
+        default:
+            return nil
+        }
     }
 
     /// The colour map as RGBA for every index of `bits` bits. Entries are 16-bit; a map whose

@@ -6,8 +6,19 @@
 /// Samples of any depth from 1 to 16 bits are packed most significant bit first (libtiff has
 /// already put 16-bit ones in native byte order). Each is first read as its full-precision
 /// value, so that associated alpha is divided out and 16-bit samples are reduced to 8 bits
-/// (rounding, `(v * 255 + 32767) / 65535`) without dropping precision first.
+/// (rounding, `(v * 255 + 32767) / 65535`) without dropping precision first. 32-bit samples
+/// (unsigned, signed or floating point) are first brought to 16 bits by their range.
 struct TIFFRowConverter {
+    /// What a sample's bits mean.
+    enum SampleFormat: Equatable {
+        /// An unsigned integer of 1 to 16 or 32 bits, its whole range shown.
+        case unsigned
+        /// A signed 32-bit integer, its whole range shown (the least value black).
+        case signed
+        /// A 32-bit float: `minimum` black, `maximum` white, values beyond clipped.
+        case float(minimum: Float, maximum: Float)
+    }
+
     /// How the colour samples of a pixel make a colour.
     enum Colour {
         /// One grey sample; `inverted` for PhotometricInterpretation 0 (white is zero).
@@ -48,7 +59,11 @@ struct TIFFRowConverter {
 
     let colour: Colour
     let alpha: Alpha?
+    /// The bits a sample takes in a row.
     let bitsPerSample: Int
+    let sampleFormat: SampleFormat
+    /// The bits of a sample's value once read: 32-bit samples are read as 16-bit values.
+    private let valueBits: Int
     /// Samples per pixel in one plane's row: all of them when contiguous, 1 when planar.
     let samplesPerPixel: Int
     /// The colour channels' sources, then alpha's.
@@ -62,14 +77,21 @@ struct TIFFRowConverter {
     /// The current row's samples, `sources.count` per pixel.
     private var samples: [UInt16]
 
-    init(colour: Colour, alpha: Alpha?, bitsPerSample: Int, samplesPerPixel: Int, sources: [Source]) {
-        precondition((1...16).contains(bitsPerSample) && sources.count == colour.sampleCount + (alpha == nil ? 0 : 1))
+    init(
+        colour: Colour, alpha: Alpha?, bitsPerSample: Int, sampleFormat: SampleFormat = .unsigned,
+        samplesPerPixel: Int, sources: [Source]
+    ) {
+        precondition(
+            ((1...16).contains(bitsPerSample) && sampleFormat == .unsigned || bitsPerSample == 32)
+                && sources.count == colour.sampleCount + (alpha == nil ? 0 : 1))
         self.colour = colour
         self.alpha = alpha
         self.bitsPerSample = bitsPerSample
+        self.sampleFormat = sampleFormat
+        valueBits = min(bitsPerSample, 16)
         self.samplesPerPixel = samplesPerPixel
         self.sources = sources
-        let maxValue = (1 << bitsPerSample) - 1
+        let maxValue = (1 << valueBits) - 1
         eightBit = (0...maxValue).map { UInt8(($0 * 255 + maxValue / 2) / maxValue) }
         samples = []
         let plainColour: Bool
@@ -167,6 +189,11 @@ struct TIFFRowConverter {
             for i in 0..<count {
                 dst[i * stride] = row.loadUnaligned(fromByteOffset: (firstSample + i * step) * 2, as: UInt16.self)
             }
+        case 32:
+            for i in 0..<count {
+                let bits = row.loadUnaligned(fromByteOffset: (firstSample + i * step) * 4, as: UInt32.self)
+                dst[i * stride] = Self.sixteenBits(bits, format: sampleFormat)
+            }
         default:
             let bits = bitsPerSample
             let bytes = row.assumingMemoryBound(to: UInt8.self)
@@ -183,11 +210,27 @@ struct TIFFRowConverter {
         }
     }
 
+    /// A 32-bit sample as a 16-bit value over its format's range.
+    private static func sixteenBits(_ bits: UInt32, format: SampleFormat) -> UInt16 {
+        switch format {
+        case .unsigned:
+            return UInt16(bits >> 16)
+        case .signed:
+            // Flipping the sign bit maps Int32.min...Int32.max onto 0...UInt32.max in order.
+            return UInt16((bits ^ 0x8000_0000) >> 16)
+        case .float(let minimum, let maximum):
+            let value = (Float(bitPattern: bits) - minimum) / (maximum - minimum)
+            // NaN fails both comparisons and comes out black.
+            guard value > 0 else { return 0 }
+            return value >= 1 ? UInt16.max : UInt16((value * 65535).rounded())
+        }
+    }
+
     /// Divides each colour sample by its pixel's alpha, at full sample precision.
     private func unassociate(_ samples: UnsafeMutablePointer<UInt16>, count: Int) {
         let channels = sources.count
         let colours = channels - 1
-        let maxValue = UInt32((1 << bitsPerSample) - 1)
+        let maxValue = UInt32((1 << valueBits) - 1)
         for i in 0..<count {
             let pixel = samples + i * channels
             let a = UInt32(pixel[colours])
@@ -206,7 +249,7 @@ struct TIFFRowConverter {
         let hasAlpha = alpha != nil
         switch colour {
         case .gray(let inverted):
-            let flip = inverted ? UInt16((1 << bitsPerSample) - 1) : 0
+            let flip = inverted ? UInt16((1 << valueBits) - 1) : 0
             for i in 0..<count {
                 let pixel = samples + i * channels
                 let o = out + i * 4
