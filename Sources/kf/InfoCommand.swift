@@ -9,13 +9,15 @@ import Kingfisher
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Print an image's format, size, frames, durations, loop count, alpha and EXIF orientation."
+        abstract: "Print an image's format, size, frames, durations, loop count, alpha, EXIF orientation and colour space.",
+        discussion: "Only the file's headers are read (an animation's frame headers included): no pixel is decoded."
     )
 
     @Argument(help: "The image file.")
     var file: String
 
-    @Flag(help: "Print JSON with the keys format, width, height, frames, durations, loopCount, hasAlpha, orientation.")
+    @Flag(
+        help: "Print JSON with the keys format, width, height, frames, durations, loopCount, hasAlpha, orientation, colorSpace.")
     var json = false
 
     @Option(help: "Refuse images with more pixels than this per frame.")
@@ -31,21 +33,21 @@ struct InfoCommand: ParsableCommand {
         var loopCount: Int
         var hasAlpha: Bool
         var orientation: Int
+        var colorSpace: String
     }
 
     func run() throws {
         let data = readInput(file)
-        let image: KingfisherImage
+        let properties: ImageProperties
         do {
-            image = try KingfisherImage.decode(data: data, options: ImageCreatingOptions(maxPixelCount: maxPixels))
+            properties = try ImageProperties(data: data, options: ImageCreatingOptions(maxPixelCount: maxPixels))
         } catch {
             exitWithError("\(file): \(error)", status: ExitStatus.refusedInput)
         }
         let report = Report(
-            format: image.format.description, width: image.pixelWidth, height: image.pixelHeight,
-            // The frame table, read from the file's headers: only the first frame is decoded.
-            frames: image.frameCount, durations: (0..<image.frameCount).map(image.frameDuration(at:)), loopCount: image.loopCount,
-            hasAlpha: image.hasAlpha, orientation: image.exifOrientation)
+            format: properties.format.description, width: properties.pixelWidth, height: properties.pixelHeight,
+            frames: properties.frameCount, durations: properties.frameDurations, loopCount: properties.loopCount,
+            hasAlpha: properties.hasAlpha, orientation: properties.exifOrientation, colorSpace: properties.colorSpace)
         if json {
             try printJSON(report)
         } else {
@@ -58,6 +60,7 @@ struct InfoCommand: ParsableCommand {
                 loop count:  \(report.loopCount)\(report.frames > 1 && report.loopCount == 0 ? " (forever)" : "")
                 alpha:       \(report.hasAlpha ? "yes" : "no")
                 orientation: \(report.orientation)
+                colour:      \(report.colorSpace)
                 """)
         }
     }

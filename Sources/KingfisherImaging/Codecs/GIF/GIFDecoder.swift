@@ -12,6 +12,17 @@ import Foundation
 enum GIFDecoder {
     private static let format = ImageFileFormat.GIF
 
+    /// The logical screen, frame delays, loop count and transparency, from the headers: each
+    /// frame's compressed pixels are skipped.
+    static func header(_ data: Data, options: ImageCreatingOptions) throws -> ImageHeader {
+        let limits = DecodingLimits.forHeader(options, format: format)
+        let scan = try GIFFrameReader(data: data, limits: limits).scan(upTo: options.onlyFirstFrame ? 1 : Int.max)
+        var found = ImageHeader(storedWidth: scan.width, height: scan.height, hasAlpha: scan.hasAlpha)
+        found.durations = scan.durations
+        found.loopCount = scan.durations.count > 1 ? scan.loopCount : 0
+        return found
+    }
+
     /// Decodes `data`, which an animation decoded on demand keeps (sharing its storage).
     static func decode(_ data: Data, options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
         let limits = DecodingLimits(options, format: format)

@@ -28,17 +28,8 @@ enum JPEGCodec {
         }
         defer { tjDestroy(handle) }
         let source = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        var width: Int32 = 0
-        var height: Int32 = 0
-        var subsampling: Int32 = 0
-        var colorspace: Int32 = 0
-        if tjDecompressHeader3(handle, source, UInt(bytes.count), &width, &height, &subsampling, &colorspace) != 0,
-            !isWarning(handle) || width <= 0 || height <= 0
-        {
-            throw decodingError(handle, bytes: bytes)
-        }
         let limits = DecodingLimits(options, format: format)
-        try limits.check(width: Int(width), height: Int(height))
+        let (width, height, colorspace) = try readFrameHeader(handle, bytes, limits: limits)
 
         let metadata = JPEGMetadata(jpeg: bytes, maxEXIFByteCount: limits.maxEXIFByteCount)
         let target =
@@ -77,6 +68,38 @@ enum JPEGCodec {
         image.resample(to: target.width, target.height)
         image.applyOrientation(metadata.orientation)
         return image
+    }
+
+    /// The size and colour space the frame header declares, checked against the limits.
+    private static func readFrameHeader(
+        _ handle: tjhandle, _ bytes: UnsafeRawBufferPointer, limits: DecodingLimits
+    ) throws -> (width: Int32, height: Int32, colorspace: Int32) {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
+        let source = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        if tjDecompressHeader3(handle, source, UInt(bytes.count), &width, &height, &subsampling, &colorspace) != 0,
+            !isWarning(handle) || width <= 0 || height <= 0
+        {
+            throw decodingError(handle, bytes: bytes)
+        }
+        try limits.check(width: Int(width), height: Int(height))
+        return (width, height, colorspace)
+    }
+
+    /// What the markers before the first scan say: no pixel is decoded.
+    static func header(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions) throws -> ImageHeader {
+        guard let handle = tjInitDecompress() else {
+            throw ImageCodingError.corruptedData(format: format, detail: "TurboJPEG could not start")
+        }
+        defer { tjDestroy(handle) }
+        let limits = DecodingLimits.forHeader(options, format: format)
+        let (width, height, _) = try readFrameHeader(handle, bytes, limits: limits)
+        let metadata = JPEGMetadata(jpeg: bytes, maxEXIFByteCount: limits.maxEXIFByteCount)
+        return ImageHeader(
+            storedWidth: Int(width), height: Int(height), orientation: metadata.orientation, hasAlpha: false,
+            colorSpace: metadata.iccProfile.map(SourceColorSpace.icc) ?? .sRGB)
     }
 
     private static func scaled(_ dimension: Int, by factor: tjscalingfactor) -> Int {

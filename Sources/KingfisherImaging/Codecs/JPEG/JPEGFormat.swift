@@ -16,5 +16,6 @@ extension ImageFormatDescriptor {
         supportsAnimation: false, maxEncodedDimension: 65_500, detect: { $0.count >= 4 && $0.starts(with: [0xFF, 0xD8, 0xFF]) },
         decoder: .native { data, options, target in try data.withUnsafeBytes { try JPEGCodec.decode($0, options: options, target: target) }
         },
+        header: { data, options in try data.withUnsafeBytes { try JPEGCodec.header($0, options: options) } },
         encoder: { image, quality, _ in try JPEGCodec.encode(image, quality: quality) })
 }

@@ -43,6 +43,44 @@ enum PNGCodec {
         return image
     }
 
+    /// What the chunks before the image data say (and an APNG's frame table): libspng reads
+    /// the header and transparency with its own checks; no pixel is decoded.
+    static func header(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions) throws -> ImageHeader {
+        if let repaired = PNGTransparencyOrder.repaired(bytes) {
+            return try repaired.withUnsafeBytes { try Self.header($0, options: options) }
+        }
+        let limits = DecodingLimits.forHeader(options, format: format)
+        guard let ctx = spng_ctx_new(0) else {
+            throw ImageCodingError.corruptedData(format: format, detail: "libspng could not start")
+        }
+        defer { spng_ctx_free(ctx) }
+        spng_set_crc_action(ctx, Int32(SPNG_CRC_ERROR.rawValue), Int32(SPNG_CRC_DISCARD.rawValue))
+        spng_set_chunk_limits(ctx, chunkLimit, chunkLimit)
+        var status = spng_set_png_buffer(ctx, bytes.baseAddress, bytes.count)
+        var ihdr = spng_ihdr()
+        if status == 0 { status = spng_get_ihdr(ctx, &ihdr) }
+        guard status == 0 else { throw error(status) }
+        try limits.check(width: Int(ihdr.width), height: Int(ihdr.height))
+        var transparency = spng_trns()
+        let hasAlpha =
+            ihdr.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
+            || ihdr.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE_ALPHA.rawValue)
+            || spng_get_trns(ctx, &transparency) == 0
+        // An eXIf chunk after the image data counts too, as in a decode.
+        let orientation =
+            PNGChunkLayout(bytes)?.exif.map { EXIFReader.orientation(tiff: $0, maxByteCount: limits.maxEXIFByteCount) }
+            ?? exifOrientation(ctx, maxByteCount: limits.maxEXIFByteCount)
+        var found = ImageHeader(
+            storedWidth: Int(ihdr.width), height: Int(ihdr.height), orientation: orientation, hasAlpha: hasAlpha,
+            colorSpace: PNGColorChunks.colorSpace(of: bytes))
+        if !options.onlyFirstFrame, APNGAnimation.isAnimated(bytes), let animation = try APNGAnimation(bytes, limits: limits) {
+            found.durations = animation.frames.map(\.duration)
+            found.loopCount = found.durations.count > 1 ? animation.playCount : 0
+            found.hasAlpha = true
+        }
+        return found
+    }
+
     /// An APNG: its frame table now, the first frame decoded now and the rest on demand unless
     /// `preloadAll` asks for all of them.
     private static func decodeAnimation(

@@ -15,5 +15,6 @@ extension ImageFormatDescriptor {
         supportsAnimation: true, detect: { $0.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) },
         decoder: .native { data, options, target in try data.withUnsafeBytes { try PNGCodec.decode($0, options: options, target: target) }
         },
+        header: { data, options in try data.withUnsafeBytes { try PNGCodec.header($0, options: options) } },
         encoder: { image, _, _ in try PNGCodec.encode(image) })
 }

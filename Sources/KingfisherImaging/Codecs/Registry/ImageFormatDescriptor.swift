@@ -45,6 +45,9 @@ public struct ImageFormatDescriptor: Sendable {
     /// Whether the first bytes of a file (up to 64) are this format's.
     let detect: @Sendable (_ head: [UInt8]) -> Bool
     let decoder: Decoder?
+    /// Reads what the headers say without decoding a pixel (``ImageProperties``); `nil`: a
+    /// decode finds it.
+    let header: (@Sendable (Data, ImageCreatingOptions) throws -> ImageHeader)?
     /// The encoder; `nil` for a format the library only reads.
     public let encoder: Encoder?
 
@@ -79,7 +82,8 @@ public struct ImageFormatDescriptor: Sendable {
     init(
         format: ImageFileFormat, name: String, mimeType: String, fileExtensions: [String], supportsAlpha: Bool,
         supportsAnimation: Bool, maxEncodedDimension: Int? = nil, negotiationPriority: Int? = nil,
-        detect: @escaping @Sendable (_ head: [UInt8]) -> Bool, decoder: Decoder?, encoder: Encoder?
+        detect: @escaping @Sendable (_ head: [UInt8]) -> Bool, decoder: Decoder?,
+        header: (@Sendable (Data, ImageCreatingOptions) throws -> ImageHeader)? = nil, encoder: Encoder?
     ) {
         self.format = format
         self.name = name
@@ -91,6 +95,7 @@ public struct ImageFormatDescriptor: Sendable {
         self.negotiationPriority = negotiationPriority
         self.detect = detect
         self.decoder = decoder
+        self.header = header
         self.encoder = encoder
     }
 

@@ -29,6 +29,14 @@ struct DecodingLimits {
         self.format = format
     }
 
+    /// The limits `options` set for reading headers alone: the same, but nothing is charged to
+    /// the pixel memory budget, since no pixel is decoded.
+    static func forHeader(_ options: ImageCreatingOptions, format: ImageFileFormat) -> DecodingLimits {
+        var limits = DecodingLimits(options, format: format)
+        limits.pixelMemory = nil
+        return limits
+    }
+
     /// Throws ``ImageCodingError/tooManyFrames(format:frameCount:limit:)``
     /// when `frameCount` exceeds the frame limit,
     /// ``ImageCodingError/tooManyPixels(format:width:height:frameCount:limit:)``

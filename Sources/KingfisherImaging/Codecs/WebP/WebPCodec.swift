@@ -37,6 +37,30 @@ enum WebPCodec {
         return corrupted(detail)
     }
 
+    /// What the RIFF chunks say: the canvas, alpha, the frame table of an animation, EXIF
+    /// orientation and ICC profile; no pixel is decoded.
+    static func header(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions) throws -> ImageHeader {
+        var features = WebPBitstreamFeatures()
+        let status = WebPGetFeatures(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, &features)
+        guard status == VP8_STATUS_OK else { throw error(status, bytes: bytes) }
+        let limits = DecodingLimits.forHeader(options, format: format)
+        try limits.check(width: Int(features.width), height: Int(features.height))
+        let orientation =
+            metadataChunk(bytes, "EXIF", flag: 0x08) { EXIFReader.orientation(tiff: $0, maxByteCount: options.maxEXIFByteCount) }
+            ?? .up
+        var found = ImageHeader(
+            storedWidth: Int(features.width), height: Int(features.height), orientation: orientation,
+            hasAlpha: features.has_alpha != 0 || features.has_animation != 0,
+            colorSpace: metadataChunk(bytes, "ICCP", flag: 0x20) { SourceColorSpace.icc(Data($0)) } ?? .sRGB)
+        if features.has_animation != 0 {
+            let (durations, loopCount) = try frameTable(bytes)
+            found.durations = options.onlyFirstFrame ? [durations[0]] : durations
+            try limits.check(width: Int(features.width), height: Int(features.height), frameCount: found.durations.count)
+            found.loopCount = found.durations.count > 1 ? loopCount : 0
+        }
+        return found
+    }
+
     static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
         let input = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var features = WebPBitstreamFeatures()

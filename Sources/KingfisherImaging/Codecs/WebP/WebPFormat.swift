@@ -16,5 +16,6 @@ extension ImageFormatDescriptor {
         detect: { $0.count >= 12 && $0.starts(with: [0x52, 0x49, 0x46, 0x46]) && $0[8...11] == [0x57, 0x45, 0x42, 0x50] },
         decoder: .native { data, options, target in try data.withUnsafeBytes { try WebPCodec.decode($0, options: options, target: target) }
         },
+        header: { data, options in try data.withUnsafeBytes { try WebPCodec.header($0, options: options) } },
         encoder: { image, quality, lossless in try WebPCodec.encode(image, quality: quality, lossless: lossless) })
 }
