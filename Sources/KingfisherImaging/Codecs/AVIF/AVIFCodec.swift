@@ -18,10 +18,26 @@ enum AVIFCodec {
     /// size limit, so that AV1 data declaring a larger frame than its container is refused.
     private static let hasDav1d = avifCodecName(AVIF_CODEC_CHOICE_DAV1D, avifCodecFlags(AVIF_CODEC_FLAG_CAN_DECODE.rawValue)) != nil
 
-    static func decode(
-        _ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
-        target decodingTarget: DecodingTarget?
-    ) throws -> DecodedImage {
+    /// The upright size, alpha and colour space from the container's boxes: no AV1 data is
+    /// decoded.
+    static func header(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions) throws -> ImageHeader {
+        try withParsedFile(bytes, limits: DecodingLimits.forHeader(options, format: format)) { decoder, image in
+            let orientation = transform(of: image.pointee).orientation
+            var found = ImageHeader(
+                storedWidth: Int(image.pointee.width), height: Int(image.pointee.height), orientation: orientation,
+                hasAlpha: decoder.pointee.alphaPresent != AVIF_FALSE, colorSpace: colorSpace(of: image.pointee))
+            // irot and imir are not EXIF orientation: a decode reports none.
+            found.orientation = .up
+            return found
+        }
+    }
+
+    /// Parses the container and calls `body` with the decoder and its image header, whose size
+    /// is checked against `limits`.
+    private static func withParsedFile<Result>(
+        _ bytes: UnsafeRawBufferPointer, limits: DecodingLimits,
+        _ body: (UnsafeMutablePointer<avifDecoder>, UnsafeMutablePointer<avifImage>) throws -> Result
+    ) throws -> Result {
         guard let decoder = avifDecoderCreate() else { throw corrupted("libavif could not start") }
         defer { avifDecoderDestroy(decoder) }
         if hasDav1d { decoder.pointee.codecChoice = AVIF_CODEC_CHOICE_DAV1D }
@@ -35,9 +51,32 @@ enum AVIFCodec {
             avifDecoderSetIOMemory(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count),
             decoder, bytes)
         try check(avifDecoderParse(decoder), decoder, bytes)
-        let limits = DecodingLimits(options, format: format)
         guard let header = decoder.pointee.image else { throw corrupted("libavif returned no image") }
         try limits.check(width: Int(header.pointee.width), height: Int(header.pointee.height))
+        return try body(decoder, header)
+    }
+
+    /// The colour space the image's `colr` boxes declare (an ICC profile wins over `nclx`).
+    private static func colorSpace(of image: avifImage) -> SourceColorSpace {
+        image.icc.size > 0 && image.icc.data != nil
+            ? .icc(Data(bytes: image.icc.data, count: image.icc.size))
+            : .fromCICP(primaries: Int(image.colorPrimaries), transfer: Int(image.transferCharacteristics))
+    }
+
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
+        target decodingTarget: DecodingTarget?
+    ) throws -> DecodedImage {
+        let limits = DecodingLimits(options, format: format)
+        return try withParsedFile(bytes, limits: limits) { decoder, _ in
+            try decodeFirstImage(decoder, limits: limits, target: decodingTarget, bytes: bytes)
+        }
+    }
+
+    private static func decodeFirstImage(
+        _ decoder: UnsafeMutablePointer<avifDecoder>, limits: DecodingLimits, target decodingTarget: DecodingTarget?,
+        bytes: UnsafeRawBufferPointer
+    ) throws -> DecodedImage {
         // dav1d is started with the first frame and takes this as its frame size limit.
         decoder.pointee.imageSizeLimit = UInt32(min(limits.maxPixelCount, libraryPixelLimit))
         try check(avifDecoderNextImage(decoder), decoder, bytes)
@@ -64,11 +103,7 @@ enum AVIFCodec {
         var decoded = DecodedImage(
             width: width, height: height, frames: [ImageFrame(pixels: pixels)],
             hasAlpha: image.pointee.alphaPlane != nil)
-        let icc = image.pointee.icc
-        decoded.colorSpace =
-            icc.size > 0 && icc.data != nil
-            ? .icc(Data(bytes: icc.data, count: icc.size))
-            : .fromCICP(primaries: Int(image.pointee.colorPrimaries), transfer: Int(image.pointee.transferCharacteristics))
+        decoded.colorSpace = colorSpace(of: image.pointee)
         decoded.resample(to: target.width, target.height)
         decoded.applyOrientation(orientation)
         // irot and imir are not EXIF orientation: the image reports none, as a HEIC does.

@@ -20,13 +20,24 @@ enum HEIFCodec {
         heif_init(nil).code == heif_error_Ok
     }()
 
-    static func decode(
-        _ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
-        target decodingTarget: DecodingTarget?
-    ) throws -> DecodedImage {
+    /// The primary image's upright size, alpha and colour space, from the file's boxes: no
+    /// pixel is decoded.
+    static func header(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions) throws -> ImageHeader {
+        try withPrimaryImage(bytes, limits: DecodingLimits.forHeader(options, format: format)) { primary, width, height in
+            ImageHeader(
+                storedWidth: width, height: height, hasAlpha: heif_image_handle_has_alpha_channel(primary) != 0,
+                colorSpace: colorSpace(of: primary))
+        }
+    }
+
+    /// Reads the file's boxes and calls `body` with the primary image and its upright size,
+    /// checked against `limits`.
+    private static func withPrimaryImage<Result>(
+        _ bytes: UnsafeRawBufferPointer, limits: DecodingLimits,
+        _ body: (_ primary: OpaquePointer, _ width: Int, _ height: Int) throws -> Result
+    ) throws -> Result {
         guard libraryInitialised, let context = heif_context_alloc() else { throw corrupted("libheif could not start") }
         defer { heif_context_free(context) }
-        let limits = DecodingLimits(options, format: format)
         heif_context_set_maximum_image_size_limit(context, Int32(min(librarySideLimit, limits.maxPixelCount)))
         try check(heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil), bytes)
         var primaryID: heif_item_id = 0
@@ -35,10 +46,26 @@ enum HEIFCodec {
         try check(heif_context_get_primary_image_handle(context, &primaryHandle), bytes)
         guard let primary = primaryHandle else { throw corrupted("no primary image") }
         defer { heif_image_handle_release(primary) }
-
         let width = Int(heif_image_handle_get_width(primary))
         let height = Int(heif_image_handle_get_height(primary))
         try checkSizes(of: primary, item: primaryID, width: width, height: height, limits: limits, bytes: bytes)
+        return try body(primary, width, height)
+    }
+
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
+        target decodingTarget: DecodingTarget?
+    ) throws -> DecodedImage {
+        let limits = DecodingLimits(options, format: format)
+        return try withPrimaryImage(bytes, limits: limits) { primary, width, height in
+            try decode(primary, width: width, height: height, limits: limits, target: decodingTarget, bytes: bytes)
+        }
+    }
+
+    private static func decode(
+        _ primary: OpaquePointer, width: Int, height: Int, limits: DecodingLimits, target decodingTarget: DecodingTarget?,
+        bytes: UnsafeRawBufferPointer
+    ) throws -> DecodedImage {
         var target = (width: width, height: height)
         var thumbnail: OpaquePointer?
         defer { if let thumbnail { heif_image_handle_release(thumbnail) } }

@@ -12,37 +12,61 @@ enum JXLCodec {
     private static let format = ImageFileFormat.JXL
     private static let success = JXL_DEC_SUCCESS
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
+    /// The upright size, alpha and colour space from the codestream's headers: no pixel is
+    /// decoded.
+    static func header(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions) throws -> ImageHeader {
         guard let decoder = JxlDecoderCreate(nil) else { throw corrupted("libjxl could not start") }
         defer { JxlDecoderDestroy(decoder) }
-        let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FULL_IMAGE.rawValue
+        let (info, colorSpace) = try readHeaders(
+            decoder, bytes, decodingPixels: false, limits: DecodingLimits.forHeader(options, format: format))
+        let (width, height) = uprightSize(info)
+        return ImageHeader(storedWidth: width, height: height, hasAlpha: info.alpha_bits > 0, colorSpace: colorSpace)
+    }
+
+    /// Reads the basic information and colour encoding, checking the size against `limits`; with
+    /// `decodingPixels`, up to where libjxl asks for the output buffer.
+    private static func readHeaders(
+        _ decoder: OpaquePointer, _ bytes: UnsafeRawBufferPointer, decodingPixels: Bool, limits: DecodingLimits
+    ) throws -> (info: JxlBasicInfo, colorSpace: SourceColorSpace) {
+        let events =
+            JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | (decodingPixels ? JXL_DEC_FULL_IMAGE.rawValue : 0)
         // The input is not closed, so that data ending early reads as "needs more input".
         guard JxlDecoderSubscribeEvents(decoder, Int32(events)) == success,
             JxlDecoderSetKeepOrientation(decoder, JXL_FALSE) == success,
             JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) == success,
             JxlDecoderSetInput(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count) == success
         else { throw corrupted("libjxl could not start") }
-
-        let limits = DecodingLimits(options, format: format)
         var info = JxlBasicInfo()
-        var colorSpace = SourceColorSpace.sRGB
-        headers: while true {
+        while true {
             switch JxlDecoderProcessInput(decoder) {
             case JXL_DEC_BASIC_INFO:
                 guard JxlDecoderGetBasicInfo(decoder, &info) == success else { throw corrupted("no basic information") }
                 try limits.check(width: Int(info.xsize), height: Int(info.ysize))
             case JXL_DEC_COLOR_ENCODING:
-                colorSpace = Self.colorSpace(decoder, info: info)
-            case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
-                break headers
+                let colorSpace = Self.colorSpace(decoder, info: info)
+                guard decodingPixels else { return (info, colorSpace) }
+                switch JxlDecoderProcessInput(decoder) {
+                case JXL_DEC_NEED_IMAGE_OUT_BUFFER: return (info, colorSpace)
+                case let status: throw failure(status, bytes)
+                }
             case let status:
                 throw failure(status, bytes)
             }
         }
-        // Orientations 5 to 8 swap the sides: the output is upright.
+    }
+
+    /// Orientations 5 to 8 swap the sides: the output is upright.
+    private static func uprightSize(_ info: JxlBasicInfo) -> (width: Int, height: Int) {
         let swapped = info.orientation.rawValue >= JXL_ORIENT_TRANSPOSE.rawValue
-        let width = Int(swapped ? info.ysize : info.xsize)
-        let height = Int(swapped ? info.xsize : info.ysize)
+        return (Int(swapped ? info.ysize : info.xsize), Int(swapped ? info.xsize : info.ysize))
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
+        guard let decoder = JxlDecoderCreate(nil) else { throw corrupted("libjxl could not start") }
+        defer { JxlDecoderDestroy(decoder) }
+        let (info, colorSpace) = try readHeaders(
+            decoder, bytes, decodingPixels: true, limits: DecodingLimits(options, format: format))
+        let (width, height) = uprightSize(info)
         var pixelFormat = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
         var size = 0
         guard JxlDecoderImageOutBufferSize(decoder, &pixelFormat, &size) == success, size == width * height * 4 else {

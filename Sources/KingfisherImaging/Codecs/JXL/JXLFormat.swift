@@ -18,5 +18,6 @@ extension ImageFormatDescriptor {
         },
         decoder: .native { data, options, target in try data.withUnsafeBytes { try JXLCodec.decode($0, options: options, target: target) }
         },
+        header: { data, options in try data.withUnsafeBytes { try JXLCodec.header($0, options: options) } },
         encoder: nil)
 }

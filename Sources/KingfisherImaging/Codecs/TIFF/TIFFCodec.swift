@@ -21,8 +21,35 @@ enum TIFFCodec {
         .corruptedData(format: format, detail: detail)
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
-        let limits = DecodingLimits(options, format: format)
+    /// The first directory's size, orientation, alpha and ICC profile: no strip or tile is read.
+    static func header(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions) throws -> ImageHeader {
+        try withFirstDirectory(bytes, limits: DecodingLimits.forHeader(options, format: format)) { handle, width, height in
+            let tiff = handle.tiff
+            let hasAlpha: Bool
+            if let layout = try sampleLayout(tiff) {
+                hasAlpha = layout.converter.alpha != nil
+            } else {
+                var count: UInt16 = 0
+                var kinds: UnsafePointer<UInt16>?
+                hasAlpha =
+                    kf_tiff_get_extra_samples(tiff, &count, &kinds) != 0 && count > 0
+                    && kinds.map { Int32($0[0]) != EXTRASAMPLE_UNSPECIFIED } ?? false
+            }
+            return ImageHeader(
+                storedWidth: width, height: height, orientation: orientation(tiff), hasAlpha: hasAlpha,
+                colorSpace: colorSpace(tiff))
+        }
+    }
+
+    private static func orientation(_ tiff: OpaquePointer) -> ImageOrientation {
+        ImageOrientation(rawValue: Int(field(tiff, TIFFTAG_ORIENTATION) ?? 1)) ?? .up
+    }
+
+    /// Opens the first directory, checking its size against `limits` before libtiff allocates
+    /// anything for it, and calls `body` with it and the image size.
+    private static func withFirstDirectory<Result>(
+        _ bytes: UnsafeRawBufferPointer, limits: DecodingLimits, _ body: (TIFFHandle, _ width: Int, _ height: Int) throws -> Result
+    ) throws -> Result {
         // Enough for any buffer libtiff needs for an image within the pixel limit (a strip of
         // 16-bit RGBA) or for a block of the file, and no more: hostile tags cannot make it
         // allocate gigabytes.
@@ -43,15 +70,23 @@ enum TIFFCodec {
                 throw corrupted("the image size is missing")
             }
             try limits.check(width: Int(width), height: Int(height))
+            return try body(handle, Int(width), Int(height))
+        }
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
+        let limits = DecodingLimits(options, format: format)
+        return try withFirstDirectory(bytes, limits: limits) { handle, width, height in
+            let tiff = handle.tiff
             // Refused before the pixels are allocated: a block libtiff would fail to read anyway.
             guard !hasBlockPastTheEnd(tiff, byteCount: bytes.count) else { throw ImageCodingError.truncatedData(format: format) }
-            let orientation = ImageOrientation(rawValue: Int(field(tiff, TIFFTAG_ORIENTATION) ?? 1)) ?? .up
+            let orientation = orientation(tiff)
             let failure = { decodingFailure(handle, bytes: bytes) }
             let layout = try sampleLayout(tiff)
             var image =
                 try layout.map {
-                    try readSamples(tiff, layout: $0, width: Int(width), height: Int(height), limits: limits, failure: failure)
-                } ?? readRGBA(tiff, width: Int(width), height: Int(height), failure: failure)
+                    try readSamples(tiff, layout: $0, width: width, height: height, limits: limits, failure: failure)
+                } ?? readRGBA(tiff, width: width, height: height, failure: failure)
             image.colorSpace = colorSpace(tiff)
             if let size = target?.fit(storedWidth: image.width, height: image.height, orientation: orientation) {
                 image.resample(to: size.width, size.height)
