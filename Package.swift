@@ -64,13 +64,13 @@ let package = Package(
             pkgConfig: "libtiff-4",
             providers: [.apt(["libtiff-dev"])]
         ),
+        // libheif, libavif and libjxl are not linked: CCodecLoader opens them on first use. No
+        // pkgConfig (it would link them; libavif's and libjxl's .pc files also add -D flags,
+        // AVIF_DLL and HWY_SHARED_DEFINE, that SwiftPM refuses): the headers are in /usr/include.
         .systemLibrary(
             name: "CHeif",
-            pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]
         ),
-        // No pkgConfig for libavif and libjxl: their .pc files add -D flags (AVIF_DLL,
-        // HWY_SHARED_DEFINE) that SwiftPM refuses with a warning; the headers are in /usr/include.
         .systemLibrary(
             name: "CAvif",
             providers: [.apt(["libavif-dev"])]
@@ -81,9 +81,12 @@ let package = Package(
         ),
         // Pixels only: no networking package may be added here, so that an app with its own
         // HTTP client can depend on this product alone (Examples/ImagingOnly, built by scripts/check-imaging-only.sh, checks it).
+        .target(name: "CCodecLoader"),
         .target(
             name: "KingfisherImaging",
-            dependencies: ["CTurboJPEG", "CSpng", "CDeflate", "CGif", "CWebP", "CLCMS2", "CTiff", "CHeif", "CAvif", "CJxl"]
+            dependencies: [
+                "CTurboJPEG", "CSpng", "CDeflate", "CGif", "CWebP", "CLCMS2", "CTiff", "CHeif", "CAvif", "CJxl", "CCodecLoader",
+            ]
         ),
         .target(
             name: "Kingfisher",

@@ -191,7 +191,8 @@ import Testing
             // One colour: the PNG is quick to make and small, its decoded pixels are not.
             let flat = KingfisherImage(width: 4000, height: 3000, pixels: [UInt8](repeating: 200, count: 4000 * 3000 * 4), hasAlpha: false)
             try flat.encoded(as: .PNG).write(to: big)
-            #expect((try await peakKB("info", big.path) ?? 0) > 48 * 1024)
+            let out = directory.appendingPathComponent("out.png")
+            #expect((try await peakKB("process", big.path, "--output", out.path) ?? 0) > 48 * 1024)
         }
     }
 }

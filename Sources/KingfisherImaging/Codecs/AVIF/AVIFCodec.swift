@@ -38,6 +38,7 @@ enum AVIFCodec {
         _ bytes: UnsafeRawBufferPointer, limits: DecodingLimits,
         _ body: (UnsafeMutablePointer<avifDecoder>, UnsafeMutablePointer<avifImage>) throws -> Result
     ) throws -> Result {
+        try CodecLibrary.avif.load(for: format)
         guard let decoder = avifDecoderCreate() else { throw corrupted("libavif could not start") }
         defer { avifDecoderDestroy(decoder) }
         if hasDav1d { decoder.pointee.codecChoice = AVIF_CODEC_CHOICE_DAV1D }

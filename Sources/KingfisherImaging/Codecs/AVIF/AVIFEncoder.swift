@@ -17,6 +17,11 @@ enum AVIFEncoder {
     /// qualities of 0.9 and above keep full chroma resolution (4:4:4), lower ones use 4:2:0.
     /// `lossless` ignores the quality and stores RGB exactly (4:4:4, identity matrix, quantizer 0).
     static func encode(_ image: KingfisherImage, quality: CGFloat, lossless: Bool) throws -> Data {
+        do {
+            try CodecLibrary.avif.load(for: format)
+        } catch {
+            throw failure("libavif cannot be loaded: \(CodecLibrary.avif.loadError)")
+        }
         guard avifCodecName(AVIF_CODEC_CHOICE_AUTO, avifCodecFlags(AVIF_CODEC_FLAG_CAN_ENCODE.rawValue)) != nil else {
             throw failure("this libavif has no AV1 encoder")
         }

@@ -36,6 +36,7 @@ enum HEIFCodec {
         _ bytes: UnsafeRawBufferPointer, limits: DecodingLimits,
         _ body: (_ primary: OpaquePointer, _ width: Int, _ height: Int) throws -> Result
     ) throws -> Result {
+        try CodecLibrary.heif.load(for: format)
         guard libraryInitialised, let context = heif_context_alloc() else { throw corrupted("libheif could not start") }
         defer { heif_context_free(context) }
         heif_context_set_maximum_image_size_limit(context, Int32(min(librarySideLimit, limits.maxPixelCount)))

@@ -15,6 +15,7 @@ enum JXLCodec {
     /// The upright size, alpha and colour space from the codestream's headers: no pixel is
     /// decoded.
     static func header(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions) throws -> ImageHeader {
+        try CodecLibrary.jxl.load(for: format)
         guard let decoder = JxlDecoderCreate(nil) else { throw corrupted("libjxl could not start") }
         defer { JxlDecoderDestroy(decoder) }
         let (info, colorSpace) = try readHeaders(
@@ -62,6 +63,7 @@ enum JXLCodec {
     }
 
     static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions, target: DecodingTarget?) throws -> DecodedImage {
+        try CodecLibrary.jxl.load(for: format)
         guard let decoder = JxlDecoderCreate(nil) else { throw corrupted("libjxl could not start") }
         defer { JxlDecoderDestroy(decoder) }
         let (info, colorSpace) = try readHeaders(
