@@ -25,7 +25,8 @@
     X(avifCodecName) X(avifDecoderCreate) X(avifDecoderDestroy) X(avifDecoderNextImage)           \
     X(avifDecoderParse) X(avifDecoderSetIOMemory) X(avifEncoderCreate) X(avifEncoderDestroy)      \
     X(avifEncoderWrite) X(avifImageCreate) X(avifImageDestroy) X(avifImageRGBToYUV)               \
-    X(avifImageYUVToRGB) X(avifRGBImageSetDefaults) X(avifRWDataFree) X(avifResultToString)
+    X(avifImageYUVToRGB) X(avifRGBImageSetDefaults) X(avifRWDataFree) X(avifResultToString)        \
+    X(avifDecoderNthImageTiming)
 
 #define KF_JXL_FUNCTIONS(X)                                                                         \
     X(JxlDecoderCreate) X(JxlDecoderDestroy) X(JxlDecoderGetBasicInfo)                            \

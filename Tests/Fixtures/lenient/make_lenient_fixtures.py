@@ -18,6 +18,7 @@ import io
 import json
 import pathlib
 import struct
+import sys
 import zlib
 
 import numpy as np
@@ -25,6 +26,7 @@ from PIL import Image, ImageFile
 
 HERE = pathlib.Path(__file__).resolve().parent
 ENTRIES = []
+sys.path.insert(0, str(HERE))
 
 
 def pattern(width, height, seed, alpha=False):
@@ -295,6 +297,8 @@ def make_tiffs():
     source.putpixel((0, 0), (255, 255, 255))
     source.putpixel((1, 0), (0, 0, 0))
     lab_image = ImageCms.applyTransform(source, ImageCms.buildTransform(srgb, lab, "RGB", "LAB"))
+    # Without the L*a*b* profile ImageCms attaches, which carries the time it was made.
+    lab_image.info.pop("icc_profile", None)
     out = io.BytesIO()
     lab_image.save(out, "TIFF", compression="tiff_lzw")
     data = out.getvalue()
@@ -303,6 +307,193 @@ def make_tiffs():
         shown = ImageCms.applyTransform(read, ImageCms.buildTransform(lab, srgb, "LAB", "RGB"))
     add("tiff_cielab", "tiff_cielab.tif", data, np.asarray(shown.convert("RGBA")), min_psnr=45,
         note="CIE L*a*b* (D50) samples")
+
+
+# ---------------------------------------------------------------------------------------------
+# AVIF: containers libavif 0.11 misreads
+# ---------------------------------------------------------------------------------------------
+
+def make_avifs():
+    import avif_boxes as boxes
+
+    # Tiles of 64x64, the least MIAF allows.
+    width, height, tw, th = 128, 128, 64, 64
+    source = pattern(width, height, 31, alpha=True)
+    tiles, reference = [], np.zeros((height, width, 4), np.uint8)
+    for row in range(2):
+        for column in range(2):
+            part = source[row * th:(row + 1) * th, column * tw:(column + 1) * tw].copy()
+            # Each tile its own colour cast, so that a tile out of place shows.
+            part[..., row * 2 + column if row * 2 + column < 3 else 0] //= 2
+            out = io.BytesIO()
+            Image.fromarray(part[..., :3], "RGB").save(out, "AVIF", quality=95)
+            colour, _ = boxes.encoded(Image.fromarray(part[..., :3], "RGB"), quality=95)
+            tiles.append(colour)
+            reference[row * th:(row + 1) * th, column * tw:(column + 1) * tw] = np.asarray(boxes.decoded(out.getvalue()))
+    whole = io.BytesIO()
+    Image.fromarray(source, "RGBA").save(whole, "AVIF", quality=95)
+    _, whole_alpha = boxes.read_items(whole.getvalue()), None
+    items = boxes.read_items(whole.getvalue())
+    alpha_item = next(item for item in items.values() if b"auxl" in item["refs"])
+    alpha_reference = np.asarray(boxes.decoded(whole.getvalue()))[..., 3]
+    colr = next(p for p in tiles[0]["properties"] if p[4:8] == b"colr")
+    pixi = next(p for p in tiles[0]["properties"] if p[4:8] == b"pixi")
+
+    def tile_items(first_id):
+        return [{"id": first_id + i, "type": b"av01", "payload": t["payload"], "properties": t["properties"], "refs": {}}
+                for i, t in enumerate(tiles)]
+
+    def grid(item_id, order):
+        return {"id": item_id, "type": b"grid", "payload": boxes.grid_payload(2, 2, width, height),
+                "properties": [boxes.ispe(width, height), pixi, colr], "refs": {b"dimg": order}}
+
+    alpha = {"id": 6, "type": b"av01", "payload": alpha_item["payload"], "properties": alpha_item["properties"],
+             "refs": {b"auxl": [1]}}
+    with_alpha = reference.copy()
+    with_alpha[..., 3] = alpha_reference
+
+    def avif_case(name, data, rgba, note, frames=1):
+        add(name, f"{name}.avif", data, rgba, frames=frames, min_psnr=45, note=note)
+
+    def grid_case(name, data, expected, note):
+        # libavif (Pillow's, 1.x) is the reference: it converts the assembled grid, so chroma is
+        # upsampled across tile edges; the tiles decoded one by one must agree away from them.
+        shown = np.asarray(boxes.decoded(data))
+        inner = np.ones((height, width), bool)
+        inner[:, tw - 2:tw + 2] = inner[th - 2:th + 2, :] = False
+        assert (shown[..., 3] == expected[..., 3]).all(), name
+        assert np.abs(shown[inner].astype(int) - expected[inner]).max() <= 2, name
+        avif_case(name, data, shown, note)
+
+    grid_case("avif_grid_alpha", boxes.write([grid(1, [2, 3, 4, 5])] + tile_items(2) + [alpha], primary=1),
+              with_alpha, "a 2x2 grid whose alpha is one image")
+    alpha_tiles = []
+    for row in range(2):
+        for column in range(2):
+            part = source[row * th:(row + 1) * th, column * tw:(column + 1) * tw]
+            _, tile_alpha = boxes.encoded(Image.fromarray(part, "RGBA"), quality=95)
+            alpha_tiles.append({"id": 7 + len(alpha_tiles), "type": b"av01", "payload": tile_alpha["payload"],
+                                "properties": tile_alpha["properties"], "refs": {}})
+    alpha_grid = {"id": 6, "type": b"grid", "payload": boxes.grid_payload(2, 2, width, height),
+                  "properties": [boxes.ispe(width, height), next(p for p in alpha_item["properties"] if p[4:8] == b"pixi"),
+                                 boxes.aux_type(boxes.ALPHA_URN)], "refs": {b"auxl": [1], b"dimg": [7, 8, 9, 10]}}
+    grid_case("avif_grid_alpha_grid", boxes.write([grid(1, [2, 3, 4, 5])] + tile_items(2) + [alpha_grid] + alpha_tiles,
+                                                  primary=1), with_alpha, "a 2x2 grid whose alpha is a 2x2 grid")
+    # A depth map is an auxiliary image too, but not alpha: the image stays opaque.
+    single = {"id": 1, "type": b"av01", "payload": tiles[0]["payload"], "properties": tiles[0]["properties"], "refs": {}}
+    depth_properties = [p if p[4:8] != b"auxC" else boxes.aux_type(boxes.DEPTH_URN) for p in alpha_item["properties"]]
+    depth = {"id": 2, "type": b"av01", "payload": alpha_item["payload"], "properties": depth_properties,
+             "refs": {b"auxl": [1]}}
+    avif_case("avif_depth_aux", boxes.write([single, depth], primary=1), reference[:th, :tw], "a depth map, not alpha")
+    # A last box of size 0 runs to the end of the file (ISO/IEC 14496-12 4.2).
+    plain = [dict(item, id=item_id) for item_id, item in items.items()]
+    avif_case("avif_box_size_zero", boxes.write(plain, primary=1, meta_last_size_zero=True),
+              np.asarray(boxes.decoded(whole.getvalue())), "its meta box comes last with size 0: to the end of the file")
+
+
+def make_avif_sequences():
+    """Image sequences: the frames of the video track; a track of another kind is passed over."""
+    import avif_boxes as boxes
+
+    frames = [pattern(40, 30, 40 + i) for i in range(3)]
+    out = io.BytesIO()
+    Image.fromarray(frames[0][..., :3]).save(out, "AVIF", save_all=True, quality=95, duration=[100, 200, 300], loop=0,
+                                              append_images=[Image.fromarray(f[..., :3]) for f in frames[1:]])
+    data = zero_times(out.getvalue(), boxes)
+    with Image.open(io.BytesIO(data)) as read:
+        assert read.n_frames == 3
+        first = np.asarray(read.convert("RGBA"))
+    add("avif_sequence", "avif_sequence.avif", data, first, frames=3, min_psnr=45, note="an image sequence of 3 frames")
+    # The same sequence with an audio track (no samples) after its video track.
+    moov_start, moov_end = next((s - 8, e) for kind, s, e in boxes.children(data, 0, len(data)) if kind == b"moov")
+    tkhd = boxes.full_box(b"tkhd", 0, 7, struct.pack(">IIIII", 0, 0, 2, 0, 0) + b"\0" * 8 + struct.pack(">hhhH", 0, 0, 0x0100, 0)
+                          + struct.pack(">9I", 0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000) + struct.pack(">II", 0, 0))
+    mdhd = boxes.full_box(b"mdhd", 0, 0, struct.pack(">IIIIHH", 0, 0, 48000, 0, 0x55C4, 0))
+    hdlr = boxes.full_box(b"hdlr", 0, 0, b"\0\0\0\0soun" + b"\0" * 12 + b"Sound\0")
+    dinf = boxes.box(b"dinf", boxes.full_box(b"dref", 0, 0, struct.pack(">I", 1) + boxes.full_box(b"url ", 0, 1, b"")))
+    stbl = boxes.box(b"stbl", boxes.full_box(b"stsd", 0, 0, struct.pack(">I", 0))
+                     + boxes.full_box(b"stts", 0, 0, struct.pack(">I", 0)) + boxes.full_box(b"stsc", 0, 0, struct.pack(">I", 0))
+                     + boxes.full_box(b"stsz", 0, 0, struct.pack(">II", 0, 0)) + boxes.full_box(b"stco", 0, 0, struct.pack(">I", 0)))
+    minf = boxes.box(b"minf", boxes.full_box(b"smhd", 0, 0, b"\0" * 4) + dinf + stbl)
+    trak = boxes.box(b"trak", tkhd + boxes.box(b"mdia", mdhd + hdlr + minf))
+    moov = data[moov_start:moov_end]
+    moov = struct.pack(">I", len(moov) + len(trak)) + moov[4:] + trak
+    # Chunk offsets after the moov box move by the audio track's size.
+    shifted = bytearray(data[:moov_start] + moov + data[moov_end:])
+    for kind, s, e in boxes.children(bytes(shifted), 0, len(shifted)):
+        pass
+    data = bytes(shifted)
+    data = shift_chunk_offsets(data, boxes, after=moov_start, by=len(trak))
+    add("avif_sequence_audio", "avif_sequence_audio.avif", data, first, frames=3, min_psnr=45,
+        note="an image sequence with an audio track")
+    # A sequence whose auxiliary track is a depth map: the frames stay opaque.
+    out = io.BytesIO()
+    Image.fromarray(frames[0]).save(out, "AVIF", save_all=True, quality=95, duration=[100, 200, 300], loop=0,
+                                    append_images=[Image.fromarray(f) for f in frames[1:]])
+    data = zero_times(out.getvalue(), boxes)
+    assert data.count(b"auxiliary:alpha") >= 1
+    data = data.replace(b"auxiliary:alpha", b"auxiliary:depth")
+    add("avif_sequence_depth", "avif_sequence_depth.avif", data, first, frames=3, min_psnr=45,
+        note="an image sequence whose auxiliary track is depth, not alpha")
+
+
+def zero_times(data, boxes):
+    """The file with the creation and modification times of its movie, tracks and media at 0,
+    so that writing it again gives the same bytes."""
+    data = bytearray(data)
+
+    def walk(start, end):
+        for kind, s, e in boxes.children(bytes(data), start, end):
+            if kind in (b"moov", b"trak", b"mdia"):
+                walk(s, e)
+            elif kind in (b"mvhd", b"tkhd", b"mdhd"):
+                size = 8 if data[s] == 1 else 4
+                data[s + 4:s + 4 + 2 * size] = bytes(2 * size)
+
+    walk(0, len(data))
+    return bytes(data)
+
+
+def shift_chunk_offsets(data, boxes, after, by):
+    """Adds `by` to every stco entry and iloc offset that points past `after`."""
+    data = bytearray(data)
+
+    def walk(start, end):
+        for kind, s, e in boxes.children(bytes(data), start, end):
+            if kind in (b"moov", b"trak", b"mdia", b"minf", b"stbl"):
+                walk(s, e)
+            elif kind == b"stco":
+                count = struct.unpack(">I", data[s + 4:s + 8])[0]
+                for i in range(count):
+                    at = s + 8 + 4 * i
+                    value = struct.unpack(">I", data[at:at + 4])[0]
+                    if value > after:
+                        data[at:at + 4] = struct.pack(">I", value + by)
+            elif kind == b"meta":
+                for k2, s2, e2 in boxes.children(bytes(data), s + 4, e):
+                    if k2 == b"iloc":
+                        shift_iloc(data, s2, after, by)
+
+    walk(0, len(data))
+    return bytes(data)
+
+
+def shift_iloc(data, s, after, by):
+    version = data[s]
+    offset_size, length_size = data[s + 4] >> 4, data[s + 4] & 15
+    base_size, index_size = data[s + 5] >> 4, data[s + 5] & 15
+    assert version == 0 and base_size == 0, "iloc layout"
+    count = struct.unpack(">H", data[s + 6:s + 8])[0]
+    i = s + 8
+    for _ in range(count):
+        i += 4
+        extents = struct.unpack(">H", data[i:i + 2])[0]
+        i += 2
+        for _ in range(extents):
+            value = int.from_bytes(data[i:i + offset_size], "big")
+            if value > after:
+                data[i:i + offset_size] = (value + by).to_bytes(offset_size, "big")
+            i += offset_size + length_size
 
 
 def make_refused():
@@ -318,6 +509,8 @@ def main():
     make_pngs()
     make_gifs()
     make_tiffs()
+    make_avifs()
+    make_avif_sequences()
     make_refused()
     (HERE / "manifest.json").write_text(json.dumps({"fixtures": ENTRIES}, indent=2) + "\n")
     print(f"wrote {len(ENTRIES)} fixtures")

@@ -4,10 +4,16 @@
 import CAvif
 import Foundation
 
-/// AVIF decoding through libavif (AV1 by dav1d): the primary item, or the first frame of an image
-/// sequence; alpha (premultiplied alpha made straight); 10- and 12-bit samples rounded to 8 bits
-/// by libavif's YUV to RGB conversion. libavif 0.11 only reports `irot` and `imir`, so they are
-/// applied here. `clap` is not applied (neither does avifdec 0.11).
+/// AVIF decoding through libavif (AV1 by dav1d): the primary item, or an image sequence as an
+/// animation (its frames decoded on demand); alpha (premultiplied alpha made straight); 10- and
+/// 12-bit samples rounded to 8 bits by libavif's YUV to RGB conversion. libavif 0.11 only
+/// reports `irot` and `imir`, so they are applied here; `clap` is not applied (neither does
+/// avifdec 0.11). A sequence loops forever, as browsers play it (libavif 0.11 does not read the
+/// edit list's repetitions).
+///
+/// Before libavif sees a file, ``AVIFContainerRepair`` gives a last box of size 0 its size and
+/// turns tracks that hold no pictures (audio, a depth map) into `free` boxes: libavif 0.11
+/// refuses the first two and takes a depth track for alpha.
 enum AVIFCodec {
     private static let format = ImageFileFormat.AVIF
 
@@ -18,13 +24,32 @@ enum AVIFCodec {
     /// size limit, so that AV1 data declaring a larger frame than its container is refused.
     private static let hasDav1d = avifCodecName(AVIF_CODEC_CHOICE_DAV1D, avifCodecFlags(AVIF_CODEC_FLAG_CAN_DECODE.rawValue)) != nil
 
-    /// The upright size, alpha and colour space from the container's boxes: no AV1 data is
-    /// decoded.
+    /// What an image sequence's track says, without decoding a frame.
+    struct Sequence {
+        var width: Int
+        var height: Int
+        var durations: [TimeInterval]
+        var hasAlpha: Bool
+        var colorSpace: SourceColorSpace
+    }
+
+    /// The upright size, frames, alpha and colour space from the container's boxes: no AV1 data
+    /// is decoded.
     static func header(_ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions) throws -> ImageHeader {
-        try withParsedFile(bytes, limits: DecodingLimits.forHeader(options, format: format)) { decoder, image in
-            let orientation = transform(of: image.pointee).orientation
+        if let repaired = AVIFContainerRepair.repaired(bytes) {
+            return try repaired.withUnsafeBytes { try header($0, options: options) }
+        }
+        let limits = DecodingLimits.forHeader(options, format: format)
+        if !options.onlyFirstFrame, let sequence = try sequence(bytes, limits: limits) {
             var found = ImageHeader(
-                storedWidth: Int(image.pointee.width), height: Int(image.pointee.height), orientation: orientation,
+                storedWidth: sequence.width, height: sequence.height, hasAlpha: sequence.hasAlpha, colorSpace: sequence.colorSpace)
+            found.durations = sequence.durations
+            return found
+        }
+        return try withParsedFile(bytes, limits: limits) { decoder, image in
+            var found = ImageHeader(
+                storedWidth: Int(image.pointee.width), height: Int(image.pointee.height),
+                orientation: transform(of: image.pointee).orientation,
                 hasAlpha: decoder.pointee.alphaPresent != AVIF_FALSE, colorSpace: colorSpace(of: image.pointee))
             // irot and imir are not EXIF orientation: a decode reports none.
             found.orientation = .up
@@ -32,15 +57,58 @@ enum AVIFCodec {
         }
     }
 
-    /// Parses the container and calls `body` with the decoder and its image header, whose size
-    /// is checked against `limits`.
-    private static func withParsedFile<Result>(
-        _ bytes: UnsafeRawBufferPointer, limits: DecodingLimits,
-        _ body: (UnsafeMutablePointer<avifDecoder>, UnsafeMutablePointer<avifImage>) throws -> Result
-    ) throws -> Result {
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
+        target decodingTarget: DecodingTarget?
+    ) throws -> DecodedImage {
+        if let repaired = AVIFContainerRepair.repaired(bytes) {
+            return try repaired.withUnsafeBytes { try decode($0, options: options, target: decodingTarget) }
+        }
+        let limits = DecodingLimits(options, format: format)
+        if !options.onlyFirstFrame, let sequence = try sequence(bytes, limits: limits) {
+            let data = Data(bytes)
+            var image = try OnDemandAnimation.decodedImage(
+                canvasWidth: sequence.width, canvasHeight: sequence.height, durations: sequence.durations, loopCount: 0,
+                hasAlpha: sequence.hasAlpha, orientation: .up, target: decodingTarget, preloadAll: options.preloadAll,
+                limits: limits
+            ) { try AVIFFrameReader(data: data, limits: limits) }
+            image.colorSpace = sequence.colorSpace
+            return image
+        }
+        return try withParsedFile(bytes, limits: limits) { decoder, _ in
+            try decodeFirstImage(decoder, limits: limits, target: decodingTarget, bytes: bytes)
+        }
+    }
+
+    /// The track of an image sequence of more than one frame, `nil` for any other file.
+    private static func sequence(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits) throws -> Sequence? {
+        guard BMFFBox.sequence(in: bytes, 0..<bytes.count).contains(where: { $0.type == BMFFBox.fourCC("moov") }) else {
+            return nil
+        }
+        return try withParsedFile(bytes, limits: limits, source: AVIF_DECODER_SOURCE_TRACKS) { decoder, image in
+            let count = Int(decoder.pointee.imageCount)
+            guard count > 1 else { return nil }
+            let width = Int(image.pointee.width)
+            let height = Int(image.pointee.height)
+            try limits.check(width: width, height: height, frameCount: count)
+            let durations = (0..<count).map { index in
+                var timing = avifImageTiming()
+                let known = avifDecoderNthImageTiming(decoder, UInt32(index), &timing) == AVIF_RESULT_OK
+                return FrameDelay.duration(seconds: known ? timing.duration : 0)
+            }
+            return Sequence(
+                width: width, height: height, durations: durations, hasAlpha: decoder.pointee.alphaPresent != AVIF_FALSE,
+                colorSpace: colorSpace(of: image.pointee))
+        }
+    }
+
+    /// A libavif decoder set up to read `bytes` from `source` (the primary item or the tracks,
+    /// as libavif picks by default); the caller destroys it.
+    static func makeDecoder(
+        _ bytes: UnsafeRawBufferPointer, source: avifDecoderSource = AVIF_DECODER_SOURCE_AUTO
+    ) throws -> UnsafeMutablePointer<avifDecoder> {
         try CodecLibrary.avif.load(for: format)
         guard let decoder = avifDecoderCreate() else { throw corrupted("libavif could not start") }
-        defer { avifDecoderDestroy(decoder) }
         if hasDav1d { decoder.pointee.codecChoice = AVIF_CODEC_CHOICE_DAV1D }
         // Files from encoders that left out `pixi` (libheif before 1.12) or the alpha item's
         // `ispe` (cavif before avif-serialize 0.7.4) decode fine; an invalid `clap` is refused.
@@ -48,10 +116,27 @@ enum AVIFCodec {
         // Metadata is not read: EXIF orientation does not apply to HEIF images.
         decoder.pointee.ignoreExif = AVIF_TRUE
         decoder.pointee.ignoreXMP = AVIF_TRUE
-        try check(
-            avifDecoderSetIOMemory(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count),
-            decoder, bytes)
-        try check(avifDecoderParse(decoder), decoder, bytes)
+        decoder.pointee.requestedSource = source
+        do {
+            try check(
+                avifDecoderSetIOMemory(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count),
+                decoder, bytes)
+            try check(avifDecoderParse(decoder), decoder, bytes)
+        } catch {
+            avifDecoderDestroy(decoder)
+            throw error
+        }
+        return decoder
+    }
+
+    /// Parses the container and calls `body` with the decoder and its image header, whose size
+    /// is checked against `limits`.
+    private static func withParsedFile<Result>(
+        _ bytes: UnsafeRawBufferPointer, limits: DecodingLimits, source: avifDecoderSource = AVIF_DECODER_SOURCE_AUTO,
+        _ body: (UnsafeMutablePointer<avifDecoder>, UnsafeMutablePointer<avifImage>) throws -> Result
+    ) throws -> Result {
+        let decoder = try makeDecoder(bytes, source: source)
+        defer { avifDecoderDestroy(decoder) }
         guard let header = decoder.pointee.image else { throw corrupted("libavif returned no image") }
         try limits.check(width: Int(header.pointee.width), height: Int(header.pointee.height))
         return try body(decoder, header)
@@ -64,20 +149,11 @@ enum AVIFCodec {
             : .fromCICP(primaries: Int(image.colorPrimaries), transfer: Int(image.transferCharacteristics))
     }
 
-    static func decode(
-        _ bytes: UnsafeRawBufferPointer, options: ImageCreatingOptions,
-        target decodingTarget: DecodingTarget?
-    ) throws -> DecodedImage {
-        let limits = DecodingLimits(options, format: format)
-        return try withParsedFile(bytes, limits: limits) { decoder, _ in
-            try decodeFirstImage(decoder, limits: limits, target: decodingTarget, bytes: bytes)
-        }
-    }
-
-    private static func decodeFirstImage(
-        _ decoder: UnsafeMutablePointer<avifDecoder>, limits: DecodingLimits, target decodingTarget: DecodingTarget?,
-        bytes: UnsafeRawBufferPointer
-    ) throws -> DecodedImage {
+    /// Decodes the next image of `decoder` (its frame size limit set from `limits`) to RGBA8,
+    /// straight alpha: the image and its pixels.
+    static func nextImage(
+        _ decoder: UnsafeMutablePointer<avifDecoder>, limits: DecodingLimits, bytes: UnsafeRawBufferPointer
+    ) throws -> (image: UnsafeMutablePointer<avifImage>, pixels: [UInt8]) {
         // dav1d is started with the first frame and takes this as its frame size limit.
         decoder.pointee.imageSizeLimit = UInt32(min(limits.maxPixelCount, libraryPixelLimit))
         try check(avifDecoderNextImage(decoder), decoder, bytes)
@@ -85,11 +161,6 @@ enum AVIFCodec {
         let width = Int(image.pointee.width)
         let height = Int(image.pointee.height)
         try limits.check(width: width, height: height)
-
-        let orientation = transform(of: image.pointee).orientation
-        let target =
-            decodingTarget?.fit(storedWidth: width, height: height, orientation: orientation)
-            ?? (width: width, height: height)
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, image)
         rgb.format = AVIF_RGB_FORMAT_RGBA
@@ -101,6 +172,20 @@ enum AVIFCodec {
             conversion = avifImageYUVToRGB(image, &rgb)
         }
         guard conversion == AVIF_RESULT_OK else { throw corrupted(String(cString: avifResultToString(conversion))) }
+        return (image, pixels)
+    }
+
+    private static func decodeFirstImage(
+        _ decoder: UnsafeMutablePointer<avifDecoder>, limits: DecodingLimits, target decodingTarget: DecodingTarget?,
+        bytes: UnsafeRawBufferPointer
+    ) throws -> DecodedImage {
+        let (image, pixels) = try nextImage(decoder, limits: limits, bytes: bytes)
+        let width = Int(image.pointee.width)
+        let height = Int(image.pointee.height)
+        let orientation = transform(of: image.pointee).orientation
+        let target =
+            decodingTarget?.fit(storedWidth: width, height: height, orientation: orientation)
+            ?? (width: width, height: height)
         var decoded = DecodedImage(
             width: width, height: height, frames: [ImageFrame(pixels: pixels)],
             hasAlpha: image.pointee.alphaPlane != nil)
@@ -129,7 +214,7 @@ enum AVIFCodec {
         .corruptedData(format: format, detail: detail)
     }
 
-    private static func check(
+    static func check(
         _ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>,
         _ bytes: UnsafeRawBufferPointer
     ) throws {
