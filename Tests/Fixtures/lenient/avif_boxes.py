@@ -106,10 +106,6 @@ def encoded(image, **options):
     return colour, alpha
 
 
-def property_box(kind, version, flags, payload):
-    return full_box(kind, version, flags, payload)
-
-
 def ispe(width, height):
     return full_box(b"ispe", 0, 0, struct.pack(">II", width, height))
 
@@ -126,9 +122,9 @@ def grid_payload(rows, columns, width, height):
     return struct.pack(">BBBBHH", 0, 0, rows - 1, columns - 1, width, height)
 
 
-def write(items, primary, storage_order=None, meta_last_size_zero=False, brands=(b"avif", b"mif1", b"miaf")):
-    """An AVIF file of `items` (in iinf order): each {"id", "type", "payload", "properties":
-    [box bytes], "refs": {type: [ids]}}; payloads stored in mdat in `storage_order` (ids).
+def write(items, primary, meta_last_size_zero=False, brands=(b"avif", b"mif1", b"miaf")):
+    """An AVIF file of `items` (in iinf order, their payloads stored in mdat in the same
+    order): each {"id", "type", "payload", "properties": [box bytes], "refs": {type: [ids]}}.
     `meta_last_size_zero` puts the meta box after mdat, with size 0 (to the end of the file)."""
     ftyp = box(b"ftyp", brands[0] + b"\0\0\0\0" + b"".join(brands))
     unique = []
@@ -153,8 +149,6 @@ def write(items, primary, storage_order=None, meta_last_size_zero=False, brands=
     iref = full_box(b"iref", 0, 0, refs) if refs else b""
     hdlr = full_box(b"hdlr", 0, 0, b"\0\0\0\0pict" + b"\0" * 12 + b"\0")
     pitm = full_box(b"pitm", 0, 0, struct.pack(">H", primary))
-    order = storage_order or [item["id"] for item in items]
-    by_id = {item["id"]: item for item in items}
 
     def meta_with(offsets):
         iloc = full_box(b"iloc", 0, 0, bytes([0x44, 0x00]) + struct.pack(">H", len(items)) + b"".join(
@@ -163,9 +157,9 @@ def write(items, primary, storage_order=None, meta_last_size_zero=False, brands=
 
     mdat_data, offsets = b"", {}
     mdat_start = len(ftyp) + 8 if meta_last_size_zero else len(ftyp) + len(meta_with({})) + 8
-    for item_id in order:
-        offsets[item_id] = mdat_start + len(mdat_data)
-        mdat_data += by_id[item_id]["payload"]
+    for item in items:
+        offsets[item["id"]] = mdat_start + len(mdat_data)
+        mdat_data += item["payload"]
     mdat = box(b"mdat", mdat_data)
     if meta_last_size_zero:
         meta = meta_with(offsets)

@@ -327,12 +327,10 @@ def make_avifs():
             part[..., row * 2 + column if row * 2 + column < 3 else 0] //= 2
             out = io.BytesIO()
             Image.fromarray(part[..., :3], "RGB").save(out, "AVIF", quality=95)
-            colour, _ = boxes.encoded(Image.fromarray(part[..., :3], "RGB"), quality=95)
-            tiles.append(colour)
+            tiles.append(next(item for item in boxes.read_items(out.getvalue()).values() if not item["refs"]))
             reference[row * th:(row + 1) * th, column * tw:(column + 1) * tw] = np.asarray(boxes.decoded(out.getvalue()))
     whole = io.BytesIO()
     Image.fromarray(source, "RGBA").save(whole, "AVIF", quality=95)
-    _, whole_alpha = boxes.read_items(whole.getvalue()), None
     items = boxes.read_items(whole.getvalue())
     alpha_item = next(item for item in items.values() if b"auxl" in item["refs"])
     alpha_reference = np.asarray(boxes.decoded(whole.getvalue()))[..., 3]
@@ -419,11 +417,7 @@ def make_avif_sequences():
     moov = data[moov_start:moov_end]
     moov = struct.pack(">I", len(moov) + len(trak)) + moov[4:] + trak
     # Chunk offsets after the moov box move by the audio track's size.
-    shifted = bytearray(data[:moov_start] + moov + data[moov_end:])
-    for kind, s, e in boxes.children(bytes(shifted), 0, len(shifted)):
-        pass
-    data = bytes(shifted)
-    data = shift_chunk_offsets(data, boxes, after=moov_start, by=len(trak))
+    data = shift_chunk_offsets(data[:moov_start] + moov + data[moov_end:], boxes, after=moov_start, by=len(trak))
     add("avif_sequence_audio", "avif_sequence_audio.avif", data, first, frames=3, min_psnr=45,
         note="an image sequence with an audio track")
     # A sequence whose auxiliary track is a depth map: the frames stay opaque.
