@@ -50,16 +50,8 @@ enum PNGCodec {
             return try repaired.withUnsafeBytes { try Self.header($0, options: options) }
         }
         let limits = DecodingLimits.forHeader(options, format: format)
-        guard let ctx = spng_ctx_new(0) else {
-            throw ImageCodingError.corruptedData(format: format, detail: "libspng could not start")
-        }
+        let (ctx, ihdr) = try openContext(bytes)
         defer { spng_ctx_free(ctx) }
-        spng_set_crc_action(ctx, Int32(SPNG_CRC_ERROR.rawValue), Int32(SPNG_CRC_DISCARD.rawValue))
-        spng_set_chunk_limits(ctx, chunkLimit, chunkLimit)
-        var status = spng_set_png_buffer(ctx, bytes.baseAddress, bytes.count)
-        var ihdr = spng_ihdr()
-        if status == 0 { status = spng_get_ihdr(ctx, &ihdr) }
-        guard status == 0 else { throw error(status) }
         try limits.check(width: Int(ihdr.width), height: Int(ihdr.height))
         var transparency = spng_trns()
         let hasAlpha =
@@ -127,24 +119,33 @@ enum PNGCodec {
             })
     }
 
+    /// A libspng context reading `bytes`, and the header it read; the caller frees it.
+    private static func openContext(_ bytes: UnsafeRawBufferPointer) throws -> (OpaquePointer, spng_ihdr) {
+        guard let ctx = spng_ctx_new(0) else {
+            throw ImageCodingError.corruptedData(format: format, detail: "libspng could not start")
+        }
+        // zlib's Adler-32 stays checked: libspng stops reading the last IDAT chunk once the
+        // image is complete, so that chunk's CRC is never compared.
+        spng_set_crc_action(ctx, Int32(SPNG_CRC_ERROR.rawValue), Int32(SPNG_CRC_DISCARD.rawValue))
+        spng_set_chunk_limits(ctx, chunkLimit, chunkLimit)
+        var header = spng_ihdr()
+        var status = spng_set_png_buffer(ctx, bytes.baseAddress, bytes.count)
+        if status == 0 { status = spng_get_ihdr(ctx, &header) }
+        guard status == 0 else {
+            spng_ctx_free(ctx)
+            throw error(status)
+        }
+        return (ctx, header)
+    }
+
     /// The libspng path alone (tests compare it with ``PNGDirectDecoder``'s).
     static func decodeWithLibspng(
         _ bytes: UnsafeRawBufferPointer, limit: DecodingLimits,
         target decodingTarget: DecodingTarget?
     ) throws -> DecodedImage {
-        // zlib's Adler-32 stays checked: libspng stops reading the last IDAT chunk once the
-        // image is complete, so that chunk's CRC is never compared.
-        guard let ctx = spng_ctx_new(0) else {
-            throw ImageCodingError.corruptedData(format: format, detail: "libspng could not start")
-        }
+        let (ctx, header) = try openContext(bytes)
         defer { spng_ctx_free(ctx) }
-        spng_set_crc_action(ctx, Int32(SPNG_CRC_ERROR.rawValue), Int32(SPNG_CRC_DISCARD.rawValue))
-        spng_set_chunk_limits(ctx, chunkLimit, chunkLimit)
-        var status = spng_set_png_buffer(ctx, bytes.baseAddress, bytes.count)
-        guard status == 0 else { throw error(status) }
-        var header = spng_ihdr()
-        status = spng_get_ihdr(ctx, &header)
-        guard status == 0 else { throw error(status) }
+        var status: Int32 = 0
         let width = Int(header.width)
         let height = Int(header.height)
         try limit.check(width: width, height: height)
