@@ -48,16 +48,17 @@ def make_pixels(width: int = WIDTH, height: int = HEIGHT) -> np.ndarray:
     return np.clip(np.rint(pixels), 0, 255).astype(np.uint8)
 
 
-def make_animation(path: str) -> None:
-    """A 400-frame 640x480 GIF of ~5.8 MB: a dithered gradient with a 120x90 block of noise
-    moving across it, 128 colours, 40 ms a frame (Pillow stores each frame's changed area)."""
+def make_animation(path: str, frame_count: int = 400) -> None:
+    """A 640x480 GIF of `frame_count` frames (400: ~5.8 MB): a dithered gradient with a 120x90
+    block of noise moving across it, 128 colours, 40 ms a frame (Pillow stores each frame's
+    changed area)."""
     rng = np.random.default_rng(7)
     y, x = np.mgrid[0:480, 0:640]
     gradient = np.stack([x * 255 // 639, y * 255 // 479, (x + y) * 255 // 1118], axis=2).astype(np.uint8)
     base = Image.fromarray(gradient).quantize(128, dither=Image.Dither.FLOYDSTEINBERG)
     palette, indices = base.getpalette(), np.asarray(base)
     frames = []
-    for i in range(400):
+    for i in range(frame_count):
         frame = indices.copy()
         top, left = (i * 3) % 380, (i * 5) % 520
         frame[top:top + 90, left:left + 120] = rng.integers(0, 128, (90, 120))
@@ -85,6 +86,9 @@ def main(argv: list[str]) -> int:
     p3 = Image.open(os.path.join(FIXTURES, "color", "displayp3.jpg")).info["icc_profile"]
     img.save(base + "_p3.jpg", "JPEG", quality=JPEG_QUALITY, subsampling=2, optimize=False, icc_profile=p3)
     make_animation(os.path.join(outdir, "anim_400x640x480.gif"))
+    make_animation(os.path.join(outdir, "anim_100x640x480.gif"), frame_count=100)
+    # A panorama the size of the one kf info once decoded whole (0.77 s, 135 MB).
+    img.resize((11158, 2156)).save(os.path.join(outdir, "wide_11158x2156.webp"), "WEBP", quality=WEBP_QUALITY, method=4)
     for ext in ("jpg", "png", "webp", "_p3.jpg", "_progressive.jpg"):
         path = f"{base}.{ext}" if ext[0] != "_" else base + ext
         print(f"{path}\t{os.path.getsize(path)} bytes")
