@@ -82,10 +82,14 @@ let package = Package(
         // Pixels only: no networking package may be added here, so that an app with its own
         // HTTP client can depend on this product alone (Examples/ImagingOnly, built by scripts/check-imaging-only.sh, checks it).
         .target(name: "CCodecLoader"),
+        // librsvg is opened on first use too, and declared in the target itself: no development
+        // package is needed to build, and GLib's and cairo's headers stay out of Swift.
+        .target(name: "CSVGRenderer"),
         .target(
             name: "KingfisherImaging",
             dependencies: [
                 "CTurboJPEG", "CSpng", "CDeflate", "CGif", "CWebP", "CLCMS2", "CTiff", "CHeif", "CAvif", "CJxl", "CCodecLoader",
+                "CSVGRenderer",
             ]
         ),
         .target(

@@ -6,7 +6,7 @@
 # Usage: scripts/fuzz.sh [SECONDS per target, default 60] [TARGET...]
 # Targets: decode downsample processor exif disk-cache, and one per format with a decoder of
 # its own: decode-apng decode-heic decode-avif decode-jxl decode-tiff decode-bmp decode-ico
-# (default: all).
+# decode-svg (default: all).
 # Exits non-zero when any target crashes, leaks, times out (10 s per input) or exceeds 3 GB;
 # the input that did it is saved as Fuzz/findings/TARGET-crash-... (or leak-, timeout-, oom-).
 # The growing corpus is kept in .build/fuzz-corpus/TARGET; seeds come from the test fixtures.
@@ -20,7 +20,7 @@ shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=(decode downsample processor exif disk-cache
-             decode-apng decode-heic decode-avif decode-jxl decode-tiff decode-bmp decode-ico)
+             decode-apng decode-heic decode-avif decode-jxl decode-tiff decode-bmp decode-ico decode-svg)
 fi
 
 scripts/install-deps.sh python3

@@ -6,7 +6,7 @@
 # Usage: scripts/install-deps.sh [extra Debian packages...]
 set -euo pipefail
 
-packages=(libturbojpeg0-dev libspng-dev libdeflate-dev libgif-dev libwebp-dev liblcms2-dev libtiff-dev libheif-dev libavif-dev libjxl-dev pkg-config time openssl tinyproxy "$@")
+packages=(libturbojpeg0-dev libspng-dev libdeflate-dev libgif-dev libwebp-dev liblcms2-dev libtiff-dev libheif-dev libavif-dev libjxl-dev librsvg2-2 pkg-config time openssl tinyproxy "$@")
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

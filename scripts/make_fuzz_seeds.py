@@ -19,13 +19,13 @@ shutil.rmtree(out, ignore_errors=True)
 # The per-format targets and the file suffixes of their seeds (APNG: PNGs with an acTL chunk).
 format_suffixes = {"decode-apng": (".png", ".apng"), "decode-heic": (".heic", ".heif"), "decode-avif": (".avif",),
                    "decode-jxl": (".jxl",), "decode-tiff": (".tif", ".tiff"), "decode-bmp": (".bmp",),
-                   "decode-ico": (".ico",)}
+                   "decode-ico": (".ico",), "decode-svg": (".svg",)}
 dirs = {name: out / name for name in ("decode", "downsample", "processor", "exif", "disk-cache", *format_suffixes)}
 for path in dirs.values():
     path.mkdir(parents=True)
 
 images = sorted(p for p in fixtures.rglob("*")
-                if p.suffix in (".jpg", ".png", ".gif", ".webp") and not p.name.endswith(".ref.png")
+                if p.suffix in (".jpg", ".png", ".gif", ".webp", ".svg") and not p.name.endswith(".ref.png")
                 and "fuzz" not in p.relative_to(fixtures).parts)
 for index, image in enumerate(images):
     data = image.read_bytes()

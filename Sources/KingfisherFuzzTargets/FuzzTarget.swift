@@ -29,13 +29,16 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case decodeTIFF = "decode-tiff"
     case decodeBMP = "decode-bmp"
     case decodeICO = "decode-ico"
+    /// SVG through librsvg: parsing, the size checks and a render on its own thread.
+    case decodeSVG = "decode-svg"
 
     /// The pixel limit for decoding fuzzed input: 4 megapixels, so that time goes into finding
     /// paths rather than filling large buffers (the limit itself is tested separately).
     static let maxPixelCount = 4_000_000
 
-    /// The decoding options for fuzzed input: ``maxPixelCount``, and at most 64 frames.
-    static let decodingOptions = ImageCreatingOptions(maxPixelCount: maxPixelCount, maxFrameCount: 64)
+    /// The decoding options for fuzzed input: ``maxPixelCount``, at most 64 frames, and SVG
+    /// renders of at most 2 seconds (libFuzzer's time-out per input is 10).
+    static let decodingOptions = ImageCreatingOptions(maxPixelCount: maxPixelCount, maxFrameCount: 64, maxSVGRenderingTime: 2)
 
     /// Decodes the frames of `image` after the first, as a player asks for them: the path
     /// through each animation format's on-demand frame reader. Stops after four times
@@ -63,6 +66,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .decodeTIFF: FormatDecodeFuzzing.run(data, as: .TIFF)
         case .decodeBMP: FormatDecodeFuzzing.run(data, as: .BMP)
         case .decodeICO: FormatDecodeFuzzing.run(data, as: .ICO)
+        case .decodeSVG: FormatDecodeFuzzing.run(data, as: .SVG)
         }
     }
 

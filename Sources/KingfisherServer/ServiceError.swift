@@ -91,10 +91,11 @@ extension ServiceError {
         }
     }
 
-    /// `413` for a source refused for its pixels or frames, before they were decoded.
+    /// `413` for a source refused for its pixels, frames or other limits (an SVG's size or
+    /// rendering time).
     private static func overLimits(_ reason: ImageCodingError, _ url: Substring) -> ServiceError? {
         switch reason {
-        case .tooManyPixels, .tooManyFrames:
+        case .tooManyPixels, .tooManyFrames, .overLimit:
             return ServiceError(.contentTooLarge, "the source \(url) is over the limits: \(reason.errorDescription)")
         default:
             return nil

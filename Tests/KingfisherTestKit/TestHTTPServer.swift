@@ -203,12 +203,8 @@ package final class TestHTTPServer: Sendable {
             switch parts.first {
             case "image":
                 guard parts.count == 2, let data = fixture(parts[1]) else { return send(404, "no such fixture", context, path) }
-                let type =
-                    parts[1].hasSuffix(".png")
-                    ? "image/png"
-                    : parts[1].hasSuffix(".gif")
-                        ? "image/gif"
-                        : parts[1].hasSuffix(".webp") ? "image/webp" : "image/jpeg"
+                let types = ["png": "image/png", "gif": "image/gif", "webp": "image/webp", "svg": "image/svg+xml"]
+                let type = types[String(parts[1].split(separator: ".").last ?? "")] ?? "image/jpeg"
                 send(200, data, context, path, contentType: type)
             case "slow":
                 guard parts.count == 2, let data = fixture(parts[1]) else { return send(404, "no such fixture", context, path) }

@@ -252,7 +252,7 @@ public struct RetrievalPipeline: Sendable {
             // Bytes that are not an image are a miss; an image over the request's limits is
             // refused as it would be fetched (fetching it again would only fail again).
             switch error.imageCodingError {
-            case nil, .tooManyPixels?, .tooManyFrames?: throw error
+            case nil, .tooManyPixels?, .tooManyFrames?, .overLimit?: throw error
             default: return nil
             }
         }

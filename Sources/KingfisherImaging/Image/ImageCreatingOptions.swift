@@ -14,6 +14,10 @@ public struct ImageCreatingOptions: Sendable, Equatable {
     public static let defaultMaxFrameCount = 5_000
     /// The default EXIF limit: 1 MiB (a JPEG's EXIF segment holds at most 64 KiB).
     public static let defaultMaxEXIFByteCount = 1 << 20
+    /// The default limit on an SVG document: 10 MiB.
+    public static let defaultMaxSVGByteCount = 10 << 20
+    /// The default time an SVG may take to render: 5 seconds.
+    public static let defaultMaxSVGRenderingTime: TimeInterval = 5
 
     /// The scale of the created image. Default 1.
     public var scale: CGFloat
@@ -41,6 +45,13 @@ public struct ImageCreatingOptions: Sendable, Equatable {
     /// The largest EXIF block read (for the orientation); a larger one is ignored, leaving the
     /// image as stored. Default ``defaultMaxEXIFByteCount`` (1 MiB).
     public var maxEXIFByteCount: Int
+    /// The largest SVG document parsed; a larger one is refused with `overLimit` before
+    /// parsing. Default ``defaultMaxSVGByteCount`` (10 MiB).
+    public var maxSVGByteCount: Int
+    /// How long rendering an SVG may take, in seconds; a render still running then is refused
+    /// with `overLimit` (and stops at its next drawing operation). Default
+    /// ``defaultMaxSVGRenderingTime`` (5 s).
+    public var maxSVGRenderingTime: TimeInterval
     /// Whether decoded pixels stay in the colour space the file declares (its ICC profile, or
     /// the one its colour chunks describe), carried in ``KingfisherImage/colorProfile`` and
     /// embedded by the encoders. When `false`, pixels are converted to sRGB and the image
@@ -64,6 +75,8 @@ public struct ImageCreatingOptions: Sendable, Equatable {
         maxFrameCount: Int = ImageCreatingOptions.defaultMaxFrameCount,
         maxEXIFByteCount: Int = ImageCreatingOptions.defaultMaxEXIFByteCount,
         maxDecodedByteCount: Int = ImageCreatingOptions.defaultMaxDecodedByteCount,
+        maxSVGByteCount: Int = ImageCreatingOptions.defaultMaxSVGByteCount,
+        maxSVGRenderingTime: TimeInterval = ImageCreatingOptions.defaultMaxSVGRenderingTime,
         preserveColorProfile: Bool = false,
         maxOutputPixelCount: Int? = nil,
         pixelMemory: PixelMemoryBudget.Account? = nil
@@ -76,6 +89,8 @@ public struct ImageCreatingOptions: Sendable, Equatable {
         self.maxFrameCount = maxFrameCount
         self.maxEXIFByteCount = maxEXIFByteCount
         self.maxDecodedByteCount = maxDecodedByteCount
+        self.maxSVGByteCount = maxSVGByteCount
+        self.maxSVGRenderingTime = maxSVGRenderingTime
         self.preserveColorProfile = preserveColorProfile
         self.maxOutputPixelCount = maxOutputPixelCount
         self.pixelMemory = pixelMemory

@@ -52,7 +52,7 @@ public struct ImageFileFormat: RawRepresentable, Hashable, Sendable, CaseIterabl
         }
     }
 
-    /// Recognises a format from its leading bytes (the first 64 are read); anything too short
+    /// Recognises a format from its leading bytes (the first ``ImageFormatRegistry/signatureByteCount`` are read); anything too short
     /// or unrecognised is `unknown`.
     public init<Bytes: Collection<UInt8>>(magicBytes bytes: Bytes) {
         self = ImageFormatRegistry.shared.format(ofFileStartingWith: bytes)

@@ -42,7 +42,7 @@ public struct ImageFormatDescriptor: Sendable {
     /// Where an image service offers it to browsers that ask for it in `Accept`, lowest first;
     /// `nil` when it is only written when a URL names it.
     public let negotiationPriority: Int?
-    /// Whether the first bytes of a file (up to 64) are this format's.
+    /// Whether the first bytes of a file (up to ``ImageFormatRegistry/signatureByteCount``) are this format's.
     let detect: @Sendable (_ head: [UInt8]) -> Bool
     let decoder: Decoder?
     /// Reads what the headers say without decoding a pixel (``ImageProperties``); `nil`: a
@@ -62,7 +62,7 @@ public struct ImageFormatDescriptor: Sendable {
     ///   - supportsAnimation: Default `false`.
     ///   - maxEncodedDimension: Default `nil`.
     ///   - negotiationPriority: Default `nil`: never picked by `Accept` negotiation.
-    ///   - detect: Whether the first bytes of a file (up to 64) are this format's.
+    ///   - detect: Whether the first bytes of a file (up to ``ImageFormatRegistry/signatureByteCount``) are this format's.
     ///   - decode: The image of a file's bytes (`nil`: the format is only written).
     ///   - encode: The bytes of an image (`nil`: the format is only read).
     public init(

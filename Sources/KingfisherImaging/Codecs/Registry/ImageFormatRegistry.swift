@@ -51,9 +51,14 @@ public final class ImageFormatRegistry: Sendable {
         return descriptors.first { $0.mimeType == type }?.format
     }
 
-    /// The format whose signature starts `bytes`, or `unknown`.
+    /// How many of a file's first bytes ``format(ofFileStartingWith:)`` looks at: 512, enough
+    /// for an SVG's XML declaration and comments before its root element.
+    public static let signatureByteCount = 512
+
+    /// The format whose signature starts `bytes` (the first ``signatureByteCount`` are read),
+    /// or `unknown`.
     public func format(ofFileStartingWith bytes: some Collection<UInt8>) -> ImageFileFormat {
-        let head = Array(bytes.prefix(64))
+        let head = Array(bytes.prefix(Self.signatureByteCount))
         return descriptors.first { $0.detect(head) }?.format ?? .unknown
     }
 

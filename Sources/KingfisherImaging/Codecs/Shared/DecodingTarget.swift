@@ -21,8 +21,8 @@ final class DecodingTarget {
 
     private let rule: Rule
 
-    /// Whether the last fit made the image smaller than its source: the decoded image is then the
-    /// target size, not the source size.
+    /// Whether the last fit gave a size other than the source's (smaller, or larger for a vector
+    /// source): the decoded image is then the target size, not the source size.
     private(set) var reduces = false
 
     private init(_ rule: Rule) {
@@ -59,6 +59,18 @@ final class DecodingTarget {
             let wanted = output(width, height)
             size = wanted.width <= width && wanted.height <= height ? wanted : (width, height)
         }
+        reduces = size != (width, height)
+        return size
+    }
+
+    /// The size to draw a vector source whose own size is `width` x `height` at: what the rule
+    /// asks for even when that is larger, since drawing it larger loses nothing. A downsampling
+    /// decode still never enlarges, as ``KingfisherImage/downsampled(data:maxPixelSize:options:)``
+    /// documents.
+    func drawingSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        guard case .output(let output) = rule else { return fit(width: width, height: height) }
+        let wanted = output(width, height)
+        let size = (max(1, wanted.width), max(1, wanted.height))
         reduces = size != (width, height)
         return size
     }

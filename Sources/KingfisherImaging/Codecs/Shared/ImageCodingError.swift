@@ -30,6 +30,9 @@ public enum ImageCodingError: Error, Sendable, Equatable {
     /// The animation has more frames than the allowed limit (`frameCount` is how many were
     /// found before refusing: for GIF, the limit plus one). Code 6008.
     case tooManyFrames(format: ImageFileFormat, frameCount: Int, limit: Int)
+    /// The file is over one of the other limits on untrusted input (an SVG document's size or
+    /// rendering time); `detail` says which and by how much. Code 6009.
+    case overLimit(format: ImageFileFormat, detail: String)
 
     /// The error code within the `com.onevcat.Kingfisher.Error` domain.
     public var errorCode: Int {
@@ -42,6 +45,7 @@ public enum ImageCodingError: Error, Sendable, Equatable {
         case .tooManyPixels: return 6006
         case .encodingFailed: return 6007
         case .tooManyFrames: return 6008
+        case .overLimit: return 6009
         }
     }
 
@@ -65,6 +69,8 @@ public enum ImageCodingError: Error, Sendable, Equatable {
             return "Encoding the image as \(format) failed: \(detail)."
         case .tooManyFrames(let format, let frameCount, let limit):
             return "The \(format) animation has \(frameCount) frames, over the limit of \(limit) frames."
+        case .overLimit(let format, let detail):
+            return "The \(format) image is refused: \(detail)."
         }
     }
 }

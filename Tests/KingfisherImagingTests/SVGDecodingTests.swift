@@ -1,0 +1,156 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
+import Foundation
+import KingfisherTestKit
+import Testing
+
+@testable import Kingfisher
+@testable import KingfisherImaging
+
+/// SVG sources (Fixtures/svg), drawn by librsvg at the size asked for.
+@Suite struct SVGDecodingTests {
+    static func pixel(_ image: KingfisherImage, _ x: Int, _ y: Int) -> [UInt8] {
+        let start = (y * image.pixelWidth + x) * 4
+        return Array(image.pixels[start..<start + 4])
+    }
+
+    static let red: [UInt8] = [255, 0, 0, 255]
+    static let lime: [UInt8] = [0, 255, 0, 255]
+    static let halfBlue: [UInt8] = [0, 0, 255, 128]
+    static let clear: [UInt8] = [0, 0, 0, 0]
+
+    /// shapes.svg's four quadrants, met at (`x`, `y`) with no pixel in between: drawn, not
+    /// enlarged from a smaller raster (which would blend the colours across the edges).
+    static func expectQuadrants(_ image: KingfisherImage, meetingAt x: Int, _ y: Int) {
+        #expect(pixel(image, 0, 0) == red && pixel(image, x - 1, y - 1) == red)
+        #expect(pixel(image, x, 0) == lime && pixel(image, x, y - 1) == lime && pixel(image, image.pixelWidth - 1, 0) == lime)
+        #expect(pixel(image, x - 1, y) == halfBlue && pixel(image, 0, image.pixelHeight - 1) == halfBlue)
+        #expect(pixel(image, x, y) == clear && pixel(image, image.pixelWidth - 1, image.pixelHeight - 1) == clear)
+    }
+
+    @Test(arguments: [
+        ("<svg xmlns=\"http://www.w3.org/2000/svg\"/>", true),
+        ("\u{FEFF}  <?xml version=\"1.0\"?>\n<!-- made by hand -->\n<?xml-stylesheet href=\"a.css\"?>\n<svg>", true),
+        ("<?xml version=\"1.0\"?><!DOCTYPE svg [<!ENTITY a \"b\">]><svg>", true),
+        ("<svg:svg xmlns:svg=\"http://www.w3.org/2000/svg\">", true),
+        ("<html><body><svg></svg></body></html>", false),
+        ("<?xml version=\"1.0\"?><rss version=\"2.0\">", false),
+        ("<svgfoo>", false),
+        ("<?xml version=\"1.0\"?><!-- a comment that is not closed", false),
+        ("svg", false),
+    ])
+    func svgIsRecognisedByItsRootElement(_ text: String, _ isSVG: Bool) {
+        #expect((Data(text.utf8).kf.imageFileFormat == .SVG) == isSVG, "\(text)")
+    }
+
+    @Test func anSVGIsDrawnAtItsOwnSizeWithItsColoursExact() throws {
+        let data = try Fixtures.data("svg/shapes.svg")
+        let image = try KingfisherImage.decode(data: data)
+        #expect(image.format == .SVG && image.hasAlpha)
+        #expect(image.pixelWidth == 20 && image.pixelHeight == 10)
+        Self.expectQuadrants(image, meetingAt: 10, 5)
+        let properties = try ImageProperties(data: data)
+        #expect(properties.format == .SVG && properties.pixelWidth == 20 && properties.pixelHeight == 10)
+    }
+
+    @Test func anSVGIsDrawnAtTheSizeTheProcessingAsksForNotEnlargedFromPixels() throws {
+        let data = try Fixtures.data("svg/shapes.svg")
+        let large = try ImageProcessorSpec.processor(from: "resize(400x200)").process(.data(data), in: ImageProcessingContext())
+        #expect(large.pixelWidth == 400 && large.pixelHeight == 200)
+        Self.expectQuadrants(large, meetingAt: 200, 100)
+        // Stretched as any image is when the content mode is none.
+        let square = try ImageProcessorSpec.processor(from: "resize(40x40)").process(.data(data), in: ImageProcessingContext())
+        #expect(square.pixelWidth == 40 && square.pixelHeight == 40)
+        Self.expectQuadrants(square, meetingAt: 20, 20)
+        // A thumbnail never enlarges, as for any format.
+        #expect(try KingfisherImage.downsampled(data: data, maxPixelSize: 1000).pixelWidth == 20)
+        let small = try KingfisherImage.downsampled(data: data, maxPixelSize: 10)
+        #expect(small.pixelWidth == 10 && small.pixelHeight == 5)
+        // Its rows meet at 2.5: the middle row is a blend, the columns still meet exactly.
+        #expect(Self.pixel(small, 4, 1) == Self.red && Self.pixel(small, 5, 1) == Self.lime)
+        #expect(Self.pixel(small, 4, 4) == Self.halfBlue && Self.pixel(small, 5, 4) == Self.clear)
+    }
+
+    @Test(arguments: [
+        ("svg/viewbox_only.svg", 40, 30), ("svg/no_size.svg", 300, 150), ("svg/inches.svg", 96, 48), ("svg/prefixed.svg", 4, 4),
+    ])
+    func anSVGsOwnSizeIsItsWidthAndHeightElseItsViewBoxElseABrowsersDefault(_ file: String, _ width: Int, _ height: Int) throws {
+        let data = try Fixtures.data(file)
+        let image = try KingfisherImage.decode(data: data)
+        #expect(image.pixelWidth == width && image.pixelHeight == height)
+        let properties = try ImageProperties(data: data)
+        #expect(properties.pixelWidth == width && properties.pixelHeight == height)
+        #expect(Self.pixel(image, width / 2, height / 2)[3] == 255, "the middle is drawn")
+    }
+
+    /// Hostile documents are refused before anything is drawn, each with one line that says why.
+    @Test(arguments: [
+        ("svg/billion_laughs.svg", "entity reference loop"),
+        ("svg/xxe_entity.svg", "Entity 'xxe' not defined"),
+        ("svg/huge_declared.svg", "1000000000x1000000000 pixels, over the limit"),
+    ])
+    func hostileDocumentsAreRefusedWithWhy(_ file: String, _ reason: String) throws {
+        let data = try Fixtures.data(file)
+        for attempt in [{ _ = try KingfisherImage.decode(data: data) }, { _ = try ImageProperties(data: data) }] {
+            let error = try #require(throws: ImageCodingError.self, performing: attempt)
+            #expect(error.errorDescription.contains(reason) && !error.errorDescription.contains("\n"), "\(error)")
+        }
+    }
+
+    @Test func nestingDeeperThanLibxml2AllowsIsRefused() throws {
+        let depth = 100_000
+        let text =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\">"
+            + String(repeating: "<g>", count: depth) + String(repeating: "</g>", count: depth) + "</svg>"
+        let error = try #require(throws: ImageCodingError.self) { try KingfisherImage.decode(data: Data(text.utf8)) }
+        #expect(error.errorDescription.contains("Excessive depth in document: 256"), "\(error)")
+    }
+
+    @Test func aDocumentOverTheSizeLimitIsNotParsed() throws {
+        let data = try Fixtures.data("svg/shapes.svg")
+        let options = ImageCreatingOptions(maxSVGByteCount: 100)
+        let error = try #require(throws: ImageCodingError.self) { try KingfisherImage.decode(data: data, options: options) }
+        #expect(error == .overLimit(format: .SVG, detail: "the document is \(data.count) bytes, over the limit of 100 bytes"))
+        #expect(error.errorCode == 6009)
+    }
+
+    /// A render past its time limit is refused, and stops: a limit of 0 is past before the first
+    /// drawing operation, and a document of many large shapes is stopped between them.
+    @Test func aRenderOverItsTimeLimitIsRefused() throws {
+        let shapes = try Fixtures.data("svg/shapes.svg")
+        let expired = try #require(throws: ImageCodingError.self) {
+            try KingfisherImage.decode(data: shapes, options: ImageCreatingOptions(maxSVGRenderingTime: 0))
+        }
+        #expect(expired == .overLimit(format: .SVG, detail: "rendering it took longer than the limit of 0 s"))
+        let circles = (0..<20_000).map { "<circle cx=\"\($0 % 2000)\" cy=\"\($0 * 7 % 2000)\" r=\"900\" fill-opacity=\"0.5\"/>" }
+        let heavy = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"2000\" height=\"2000\">\(circles.joined())</svg>"
+        let slow = try #require(throws: ImageCodingError.self) {
+            try KingfisherImage.decode(data: Data(heavy.utf8), options: ImageCreatingOptions(maxSVGRenderingTime: 0.05))
+        }
+        #expect(slow == .overLimit(format: .SVG, detail: "rendering it took longer than the limit of 0.05 s"))
+        // The renderer that gave up leaves its slot: a small document renders next.
+        #expect(try KingfisherImage.decode(data: shapes).pixelWidth == 20)
+    }
+
+    /// Images, `use` and entities pointing outside the document are not loaded: neither a file
+    /// nor a server on loopback is read, and the rest of the document is drawn.
+    @Test func externalReferencesAreNotLoaded() async throws {
+        try await withTestHTTPServer { origin in
+            let photo = Fixtures.directory.appendingPathComponent("photo.png").absoluteString
+            let remote = origin.url("/image/photo.png").absoluteString
+            let other = origin.url("/image/other.svg").absoluteString
+            let text = """
+                <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="30" height="10">
+                <image href="\(photo)" x="0" width="10" height="10"/>
+                <image xlink:href="\(remote)" x="10" width="10" height="10"/>
+                <use href="\(other)#shape"/>
+                <rect x="20" width="10" height="10" fill="lime"/></svg>
+                """
+            let image = try KingfisherImage.decode(data: Data(text.utf8))
+            #expect(Self.pixel(image, 5, 5) == Self.clear && Self.pixel(image, 15, 5) == Self.clear)
+            #expect(Self.pixel(image, 25, 5) == Self.lime)
+            #expect(origin.totalRequests == 0, "nothing was fetched")
+        }
+    }
+}
