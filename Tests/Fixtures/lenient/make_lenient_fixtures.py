@@ -365,6 +365,18 @@ def make_avifs():
 
     grid_case("avif_grid_alpha", boxes.write([grid(1, [2, 3, 4, 5])] + tile_items(2) + [alpha], primary=1),
               with_alpha, "a 2x2 grid whose alpha is one image")
+    # Tiles stored as items 2..5 but placed by the grid's dimg order, which HEIF says rules.
+    order = [4, 2, 5, 3]
+    shuffled = with_alpha.copy()
+    for place, item_id in enumerate(order):
+        source_tile = item_id - 2
+        rows, columns = divmod(place, 2)
+        tile_rows, tile_columns = divmod(source_tile, 2)
+        shuffled[rows * th:(rows + 1) * th, columns * tw:(columns + 1) * tw] = \
+            with_alpha[tile_rows * th:(tile_rows + 1) * th, tile_columns * tw:(tile_columns + 1) * tw]
+    shuffled[..., 3] = alpha_reference  # one alpha image for the whole grid: not tiled
+    grid_case("avif_grid_dimg_order", boxes.write([grid(1, order)] + tile_items(2) + [alpha], primary=1), shuffled,
+              "a 2x2 grid whose dimg references name its tiles in another order than they are stored")
     alpha_tiles = []
     for row in range(2):
         for column in range(2):

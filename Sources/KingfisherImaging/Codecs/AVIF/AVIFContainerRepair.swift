@@ -3,7 +3,7 @@
 
 /// Rewrites the boxes of an AVIF file that libheif 1.15 or libavif 0.11 misread, into a copy
 /// that means the same to a reader that follows the specifications. Sizes and offsets never
-/// change: a box is only given its real size or renamed `free`.
+/// change: a box is only given its real size or renamed `free`, or entries move within it.
 enum AVIFContainerRepair {
     private static let trackBox = BMFFBox.fourCC("trak")
 
@@ -13,14 +13,16 @@ enum AVIFContainerRepair {
     ///   both libraries refuse, gets its size written out (when it fits in 32 bits);
     /// - a track that is neither video nor an alpha plane (audio, text, metadata, a depth map),
     ///   which libavif refuses or takes for alpha, becomes a `free` box, as it is to a reader
-    ///   of images.
+    ///   of images;
+    /// - a grid whose tiles are stored in another order than its `dimg` references has its item
+    ///   lists put in that order (``AVIFGridTileOrder``).
     static func repaired(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
         var copy: [UInt8]?
         let boxes = BMFFBox.sequence(in: bytes, 0..<bytes.count)
-        if let last = boxes.last, let size = BMFFBox.integer(bytes, at: last.contents.lowerBound - 8, size: 4, within: 0..<bytes.count),
-            size == 0, bytes.count - (last.contents.lowerBound - 8) <= Int(UInt32.max)
+        if let last = boxes.last, let size = BMFFBox.integer(bytes, at: last.start, size: 4, within: 0..<bytes.count),
+            size == 0, bytes.count - last.start <= Int(UInt32.max)
         {
-            let start = last.contents.lowerBound - 8
+            let start = last.start
             copy = copy ?? Array(bytes)
             let length = UInt32(bytes.count - start)
             for index in 0..<4 { copy![start + index] = UInt8(truncatingIfNeeded: length >> (24 - 8 * index)) }
@@ -32,6 +34,7 @@ enum AVIFContainerRepair {
                 copy!.replaceSubrange(type..<type + 4, with: Array("free".utf8))
             }
         }
+        AVIFGridTileOrder.repair(bytes, into: &copy)
         return copy
     }
 

@@ -7,6 +7,8 @@
 struct BMFFBox {
     /// The four-character type as a big-endian integer (see ``fourCC(_:)``).
     let type: UInt32
+    /// Where the box's header starts.
+    let start: Int
     /// The box's contents (after its header), clipped to the range it was read from.
     let contents: Range<Int>
     /// Where the box's header says it ends: past the range when the data ends early.
@@ -40,7 +42,7 @@ struct BMFFBox {
             if overflow { break }
             boxes.append(
                 BMFFBox(
-                    type: UInt32(type), contents: (position + header)..<min(end, range.upperBound),
+                    type: UInt32(type), start: position, contents: (position + header)..<min(end, range.upperBound),
                     declaredEnd: end))
             if end >= range.upperBound { break }
             position = end
