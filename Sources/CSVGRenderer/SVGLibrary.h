@@ -33,9 +33,7 @@ typedef struct {
     double x, y, width, height;
 } kf_rsvg_rectangle;
 
-enum { KF_RSVG_UNIT_PERCENT = 0, KF_CAIRO_FORMAT_ARGB32 = 0, KF_CAIRO_SURFACE_OBSERVER_NORMAL = 0 };
-
-typedef void (*kf_cairo_observer_callback)(kf_cairo_surface *observer, kf_cairo_surface *target, void *data);
+enum { KF_CAIRO_FORMAT_ARGB32 = 0 };
 
 #define KF_SVG_FUNCTIONS(F)                                                                                  \
     F(rsvg_handle_new_from_data, kf_rsvg_handle *, (const uint8_t *data, size_t size, kf_gerror **error))   \
@@ -54,16 +52,8 @@ typedef void (*kf_cairo_observer_callback)(kf_cairo_surface *observer, kf_cairo_
     F(cairo_image_surface_get_stride, int, (kf_cairo_surface * surface))                                    \
     F(cairo_surface_status, int, (kf_cairo_surface * surface))                                              \
     F(cairo_surface_flush, void, (kf_cairo_surface * surface))                                              \
-    F(cairo_surface_finish, void, (kf_cairo_surface * surface))                                             \
     F(cairo_surface_destroy, void, (kf_cairo_surface * surface))                                            \
-    F(cairo_surface_create_observer, kf_cairo_surface *, (kf_cairo_surface * target, int mode))             \
-    F(cairo_surface_observer_add_paint_callback, int, (kf_cairo_surface * s, kf_cairo_observer_callback f, void *d)) \
-    F(cairo_surface_observer_add_mask_callback, int, (kf_cairo_surface * s, kf_cairo_observer_callback f, void *d))  \
-    F(cairo_surface_observer_add_fill_callback, int, (kf_cairo_surface * s, kf_cairo_observer_callback f, void *d))  \
-    F(cairo_surface_observer_add_stroke_callback, int, (kf_cairo_surface * s, kf_cairo_observer_callback f, void *d)) \
-    F(cairo_surface_observer_add_glyphs_callback, int, (kf_cairo_surface * s, kf_cairo_observer_callback f, void *d)) \
     F(cairo_create, kf_cairo *, (kf_cairo_surface * target))                                                 \
-    F(cairo_status, int, (kf_cairo * cr))                                                                    \
     F(cairo_status_to_string, const char *, (int status))                                                   \
     F(cairo_scale, void, (kf_cairo * cr, double sx, double sy))                                              \
     F(cairo_destroy, void, (kf_cairo * cr))

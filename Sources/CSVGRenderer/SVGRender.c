@@ -107,7 +107,7 @@ static struct timespec kf_svg_timespec(int64_t nanoseconds) {
 /// frees it, so a caller that gave up never leaves the renderer writing into freed memory.
 typedef struct {
     atomic_int references;
-    /// Set by a caller that stopped waiting; the renderer stops at its next drawing operation.
+    /// Set by a caller that stopped waiting.
     atomic_bool abandoned;
     int64_t deadline;
     pthread_mutex_t lock;
@@ -132,19 +132,6 @@ static void kf_svg_release(kf_svg_render_job *job) {
     free(job);
 }
 
-/// Called by cairo after each drawing operation on the image: past the deadline, or once the
-/// caller has gone, the image is finished, so that every later operation fails and librsvg
-/// returns at once.
-static void kf_svg_check_deadline(kf_cairo_surface *observer, kf_cairo_surface *target, void *data) {
-    (void)observer;
-    kf_svg_render_job *job = data;
-    if (job->status == KF_SVG_TIMED_OUT) return;
-    if (atomic_load_explicit(&job->abandoned, memory_order_relaxed) || kf_svg_now() >= job->deadline) {
-        job->status = KF_SVG_TIMED_OUT;
-        kf_svg.cairo_surface_finish(target);
-    }
-}
-
 static void kf_svg_render_job_run(kf_svg_render_job *job) {
     job->image = kf_svg.cairo_image_surface_create(KF_CAIRO_FORMAT_ARGB32, job->width, job->height);
     int status = kf_svg.cairo_surface_status(job->image);
@@ -154,13 +141,7 @@ static void kf_svg_render_job_run(kf_svg_render_job *job) {
                  kf_svg.cairo_status_to_string(status));
         return;
     }
-    kf_cairo_surface *observer = kf_svg.cairo_surface_create_observer(job->image, KF_CAIRO_SURFACE_OBSERVER_NORMAL);
-    kf_svg.cairo_surface_observer_add_paint_callback(observer, kf_svg_check_deadline, job);
-    kf_svg.cairo_surface_observer_add_mask_callback(observer, kf_svg_check_deadline, job);
-    kf_svg.cairo_surface_observer_add_fill_callback(observer, kf_svg_check_deadline, job);
-    kf_svg.cairo_surface_observer_add_stroke_callback(observer, kf_svg_check_deadline, job);
-    kf_svg.cairo_surface_observer_add_glyphs_callback(observer, kf_svg_check_deadline, job);
-    kf_cairo *cr = kf_svg.cairo_create(observer);
+    kf_cairo *cr = kf_svg.cairo_create(job->image);
     // The document is laid out at its own size and stretched to the output, as a raster image
     // would be resized: librsvg alone would keep the aspect ratio and letterbox.
     kf_svg.cairo_scale(cr, job->width / job->document_width, job->height / job->document_height);
@@ -168,10 +149,7 @@ static void kf_svg_render_job_run(kf_svg_render_job *job) {
     kf_gerror *gerror = NULL;
     bool rendered = kf_svg.rsvg_handle_render_document(job->handle, cr, &viewport, &gerror);
     kf_svg.cairo_destroy(cr);
-    kf_svg.cairo_surface_destroy(observer);
-    if (job->status == KF_SVG_TIMED_OUT) {
-        if (gerror != NULL) kf_svg.g_error_free(gerror);
-    } else if (!rendered) {
+    if (!rendered) {
         job->status = KF_SVG_FAILED;
         kf_svg_take_error(gerror, "librsvg could not render the document", job->error, sizeof job->error);
     } else {
@@ -186,7 +164,13 @@ static void *kf_svg_render_thread(void *argument) {
     pthread_mutex_lock(&job->lock);
     job->thread_id = gettid();
     pthread_mutex_unlock(&job->lock);
-    if (!atomic_load(&job->abandoned)) kf_svg_render_job_run(job);
+    // A job whose deadline passed before its thread ran (a time limit of 0 among them) is not
+    // started.
+    if (atomic_load(&job->abandoned) || kf_svg_now() >= job->deadline) {
+        job->status = KF_SVG_TIMED_OUT;
+    } else {
+        kf_svg_render_job_run(job);
+    }
     pthread_mutex_lock(&job->lock);
     job->finished = true;
     pthread_cond_signal(&job->finished_condition);
@@ -281,10 +265,9 @@ kf_svg_render_status kf_svg_document_render(
     bool finished = job->finished;
     if (!finished) {
         atomic_store(&job->abandoned, true);
-        // Work inside a group or a filter draws on librsvg's own surfaces, which cairo does not
-        // report, so an abandoned renderer may go on until the group is done: it does so only
-        // when the processors are otherwise idle. The thread cannot have exited: it takes the
-        // lock first.
+        // librsvg 2.54 cannot be stopped in the middle of a render, so an abandoned one goes on
+        // to its end, holding its renderer slot, but only when the processors are otherwise
+        // idle. The thread cannot have exited: it takes the lock first.
         if (job->thread_id != 0) {
             struct sched_param parameters = {0};
             sched_setscheduler(job->thread_id, SCHED_IDLE, &parameters);

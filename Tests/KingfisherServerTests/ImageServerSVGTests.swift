@@ -38,12 +38,18 @@ import Testing
 
     @Test func hostileSVGSourcesAreRefusedWithWhy() async throws {
         try await withTestHTTPServerAndDirectory { origin, directory in
-            for file in ["billion_laughs.svg", "huge_declared.svg"] { origin.serve(try Fixtures.data("svg/\(file)"), as: file) }
+            for file in ["billion_laughs.svg", "entity_loop.svg", "huge_declared.svg"] {
+                origin.serve(try Fixtures.data("svg/\(file)"), as: file)
+            }
             try await withImageService(testServiceConfiguration(directory: directory)) { service in
                 let laughs = try await service.get(
                     ImageURLPath.make(
                         source: origin.url("/image/billion_laughs.svg"), processing: "resize(100x100)", format: nil, signer: nil))
-                #expect(laughs.status == 422 && laughs.text.contains("entity reference loop"), "\(laughs.status) \(laughs.text)")
+                #expect(laughs.status == 413 && laughs.text.contains("entities expanded"), "\(laughs.status) \(laughs.text)")
+                let loop = try await service.get(
+                    ImageURLPath.make(source: origin.url("/image/entity_loop.svg"), processing: "resize(100x100)", format: nil, signer: nil)
+                )
+                #expect(loop.status == 422 && loop.text.contains("refers to itself"), "\(loop.status) \(loop.text)")
                 let huge = try await service.get(
                     ImageURLPath.make(
                         source: origin.url("/image/huge_declared.svg"), processing: "resize(100x100)", format: nil, signer: nil))

@@ -8,12 +8,13 @@
 // Untrusted documents are safe to give it:
 // - A document is parsed without a base URL, so librsvg loads nothing but `data:` URLs:
 //   external images, stylesheets, `use` of other files and XInclude are refused by librsvg.
-// - libxml2's limits stay on (no RSVG_HANDLE_FLAG_UNLIMITED): entity amplification ("billion
-//   laughs") and nesting deeper than 256 elements stop the parse.
+// - libxml2's limits stay on (no RSVG_HANDLE_FLAG_UNLIMITED): entity amplification and
+//   nesting deeper than 256 elements stop the parse. (KingfisherImaging expands a document's
+//   entities before it gets here: librsvg 2.54 leaks their values.)
 // - Rendering runs on a thread of its own with a 16 MiB stack and a deadline. The caller waits
-//   at most until the deadline; the renderer stops at its next drawing operation once it has
-//   passed. At most kf_svg_max_renderers renderers run at once, so abandoned renders cannot
-//   pile up.
+//   at most until the deadline. librsvg 2.54 cannot be stopped mid-render, so a render its
+//   caller abandoned goes on in the idle scheduling class to its end; at most
+//   kf_svg_max_renderers renders run at once, so abandoned ones cannot pile up.
 #ifndef KF_SVG_RENDERER_H
 #define KF_SVG_RENDERER_H
 

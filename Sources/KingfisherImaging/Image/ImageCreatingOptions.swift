@@ -49,7 +49,8 @@ public struct ImageCreatingOptions: Sendable, Equatable {
     /// parsing. Default ``defaultMaxSVGByteCount`` (10 MiB).
     public var maxSVGByteCount: Int
     /// How long rendering an SVG may take, in seconds; a render still running then is refused
-    /// with `overLimit` (and stops at its next drawing operation). Default
+    /// with `overLimit`. librsvg cannot be stopped mid-render: the abandoned render finishes on
+    /// its own thread with processor time nothing else wants. Default
     /// ``defaultMaxSVGRenderingTime`` (5 s).
     public var maxSVGRenderingTime: TimeInterval
     /// Whether decoded pixels stay in the colour space the file declares (its ICC profile, or

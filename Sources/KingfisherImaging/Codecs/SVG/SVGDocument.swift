@@ -16,16 +16,17 @@ final class SVGDocument {
     /// Parses `data`.
     ///
     /// - Throws: `unsupportedFormat` when librsvg is not installed, `overLimit` for a document
-    ///   over `options.maxSVGByteCount`, `corruptedData` with librsvg's message for one it
-    ///   refuses.
+    ///   over `options.maxSVGByteCount` (its entities expanded: ``SVGEntityExpansion``),
+    ///   `corruptedData` with librsvg's message for one it refuses.
     init(_ data: Data, options: ImageCreatingOptions) throws {
         guard kf_svg_library_load() else { throw ImageCodingError.unsupportedFormat(.SVG) }
         guard data.count <= options.maxSVGByteCount else {
             throw ImageCodingError.overLimit(
                 format: .SVG, detail: "the document is \(data.count) bytes, over the limit of \(options.maxSVGByteCount) bytes")
         }
+        let source = try SVGEntityExpansion.expanded(data, limit: options.maxSVGByteCount)
         var message = [CChar](repeating: 0, count: 512)
-        let parsed = data.withUnsafeBytes { bytes in
+        let parsed = source.withUnsafeBytes { bytes in
             kf_svg_document_parse(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &message, message.count)
         }
         guard let parsed else {
