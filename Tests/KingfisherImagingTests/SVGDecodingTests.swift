@@ -98,7 +98,7 @@ import Testing
 
     /// Hostile documents are refused before anything is drawn, each with one line that says why.
     @Test(arguments: [
-        ("svg/billion_laughs.svg", "with its entities expanded, the document is larger than the limit of 10485760 bytes"),
+        ("svg/billion_laughs.svg", "its entities would add more than the 1048576 bytes entities may add to a document"),
         ("svg/entity_loop.svg", "the entity 'a' refers to itself"),
         ("svg/xxe_entity.svg", "the entity 'xxe' is external, and external entities are not loaded"),
         ("svg/huge_declared.svg", "1000000000x1000000000 pixels, over the limit"),
@@ -118,6 +118,16 @@ import Testing
             + String(repeating: "<g>", count: depth) + String(repeating: "</g>", count: depth) + "</svg>"
         let error = try #require(throws: ImageCodingError.self) { try KingfisherImage.decode(data: Data(text.utf8)) }
         #expect(error.errorDescription.contains("Excessive depth in document: 256"), "\(error)")
+    }
+
+    @Test func entitiesMayNotTakeADocumentPastItsSizeLimit() throws {
+        let text =
+            "<!DOCTYPE svg [<!ENTITY big \"\(String(repeating: "x", count: 200))\">]><svg xmlns=\"http://www.w3.org/2000/svg\">"
+            + String(repeating: "<desc>&big;</desc>", count: 20) + "</svg>"
+        let options = ImageCreatingOptions(maxSVGByteCount: 2000)
+        let error = try #require(throws: ImageCodingError.self) { try KingfisherImage.decode(data: Data(text.utf8), options: options) }
+        #expect(
+            error == .overLimit(format: .SVG, detail: "with its entities expanded, the document is larger than the limit of 2000 bytes"))
     }
 
     @Test func aDocumentOverTheSizeLimitIsNotParsed() throws {

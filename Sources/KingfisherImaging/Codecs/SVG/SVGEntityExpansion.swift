@@ -13,19 +13,37 @@ import Foundation
 /// past ``ImageCreatingOptions/maxSVGByteCount`` is refused saying so. External entities are
 /// never loaded: a reference to one is refused.
 enum SVGEntityExpansion {
+    /// The most bytes expanding entities may add to a document: 1 MiB. Editors use entities for
+    /// a few names and colours; more is an amplification, whose parse would cost the service
+    /// far more than the request that brought it.
+    static let maxGrowth = 1 << 20
+
     /// `document` with its internal entities expanded and no document type declaration; the
     /// same bytes when it declares no internal subset.
     ///
-    /// - Throws: `overLimit` when the expanded document would be over `limit` bytes,
+    /// - Throws: `overLimit` when the expanded document would be over `limit` bytes or more than
+    ///   ``maxGrowth`` larger,
     ///   `corruptedData` for an entity that refers to itself, a reference to an external
-    ///   entity, or an internal subset that does not end.
+    ///   entity, or entity declarations outside a document type declaration that ends.
     static func expanded(_ document: Data, limit: Int) throws -> Data {
         let bytes = [UInt8](document)
-        guard let doctype = doctypeRange(bytes), let subset = subsetRange(bytes, doctype) else { return document }
-        var entities = Entities(limit: limit)
+        guard let doctype = doctypeRange(bytes), let subset = subsetRange(bytes, doctype) else {
+            // libxml2 reads entity declarations even in a document it then refuses, and librsvg
+            // would leak them: declarations this cannot expand are refused.
+            if bytes.firstRange(of: Array("<!ENTITY".utf8)) != nil {
+                throw ImageCodingError.corruptedData(
+                    format: .SVG, detail: "it declares entities outside a document type declaration that ends")
+            }
+            return document
+        }
+        var entities = Entities(limit: min(limit, bytes.count + maxGrowth))
         try entities.declare(from: bytes[subset])
         let body = Entities.pieces(of: bytes[doctype.upperBound...], names: entities.declaredNames, skippingMarkup: true)
         let size = try entities.size(of: body) + doctype.lowerBound
+        guard size - bytes.count <= maxGrowth else {
+            throw ImageCodingError.overLimit(
+                format: .SVG, detail: "its entities would add more than the \(maxGrowth) bytes entities may add to a document")
+        }
         guard size <= limit else {
             throw ImageCodingError.overLimit(
                 format: .SVG, detail: "with its entities expanded, the document is larger than the limit of \(limit) bytes")
