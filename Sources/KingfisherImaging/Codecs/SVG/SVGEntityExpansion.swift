@@ -24,16 +24,11 @@ enum SVGEntityExpansion {
     /// - Throws: `overLimit` when the expanded document would be over `limit` bytes or more than
     ///   ``maxGrowth`` larger,
     ///   `corruptedData` for an entity that refers to itself, a reference to an external
-    ///   entity, or entity declarations outside a document type declaration that ends.
+    ///   entity, or entity declarations anywhere else than the first document type declaration.
     static func expanded(_ document: Data, limit: Int) throws -> Data {
         let bytes = [UInt8](document)
         guard let doctype = doctypeRange(bytes), let subset = subsetRange(bytes, doctype) else {
-            // libxml2 reads entity declarations even in a document it then refuses, and librsvg
-            // would leak them: declarations this cannot expand are refused.
-            if bytes.firstRange(of: Array("<!ENTITY".utf8)) != nil {
-                throw ImageCodingError.corruptedData(
-                    format: .SVG, detail: "it declares entities outside a document type declaration that ends")
-            }
+            try refuseEntityDeclarations(in: bytes)
             return document
         }
         var entities = Entities(limit: min(limit, bytes.count + maxGrowth))
@@ -51,7 +46,16 @@ enum SVGEntityExpansion {
         var output = [UInt8](bytes[..<doctype.lowerBound])
         output.reserveCapacity(size)
         entities.write(body, of: bytes, to: &output)
+        try refuseEntityDeclarations(in: output)
         return Data(output)
+    }
+
+    /// libxml2 reads entity declarations even in a document it then refuses (a second document
+    /// type declaration, one that does not end), and librsvg would leak them: what is left after
+    /// the expansion may declare none.
+    private static func refuseEntityDeclarations(in bytes: [UInt8]) throws {
+        guard bytes.firstRange(of: Array("<!ENTITY".utf8)) != nil else { return }
+        throw ImageCodingError.corruptedData(format: .SVG, detail: "it declares entities outside the first document type declaration")
     }
 
     /// Where `<!DOCTYPE … >` is, past the XML declaration, comments and processing instructions.
