@@ -214,7 +214,7 @@ enum AVIFCodec {
         .corruptedData(format: format, detail: detail)
     }
 
-    static func check(
+    private static func check(
         _ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>,
         _ bytes: UnsafeRawBufferPointer
     ) throws {

@@ -11,8 +11,9 @@ import Foundation
 /// without alpha (associated alpha divided out), are read as raw samples, so 16-bit values are
 /// reduced to 8 bits exactly; L*a*b* (D50) goes to sRGB through LittleCMS, white adapted to
 /// D65. Grey and RGB of 32-bit samples are shown by their range: an integer's whole range, a
-/// float's SMinSampleValue to SMaxSampleValue, or 0 to 1 when the file does not say. Anything else libtiff can render (YCbCr without JPEG, LogLuv, …) goes through its RGBA
-/// reader, which keeps 8 bits of precision. The Orientation tag is applied; an
+/// float's SMinSampleValue to SMaxSampleValue, or 0 to 1 when the file does not say. Anything
+/// else libtiff can render (YCbCr without JPEG, LogLuv, …) goes through its RGBA reader, which
+/// keeps 8 bits of precision. The Orientation tag is applied; an
 /// embedded ICC profile is passed on, colours untouched.
 enum TIFFCodec {
     private static let format = ImageFileFormat.TIFF
@@ -29,16 +30,21 @@ enum TIFFCodec {
             if let layout = try sampleLayout(tiff) {
                 hasAlpha = layout.converter.alpha != nil
             } else {
-                var count: UInt16 = 0
-                var kinds: UnsafePointer<UInt16>?
-                hasAlpha =
-                    kf_tiff_get_extra_samples(tiff, &count, &kinds) != 0 && count > 0
-                    && kinds.map { Int32($0[0]) != EXTRASAMPLE_UNSPECIFIED } ?? false
+                hasAlpha = extraSamples(tiff).firstKind.map { $0 != EXTRASAMPLE_UNSPECIFIED } ?? false
             }
             return ImageHeader(
                 storedWidth: width, height: height, orientation: orientation(tiff), hasAlpha: hasAlpha,
                 colorSpace: colorSpace(tiff))
         }
+    }
+
+    /// How many samples of a pixel follow its colour (ExtraSamples), and what the first is
+    /// (`EXTRASAMPLE_*`; `nil` when there are none).
+    private static func extraSamples(_ tiff: OpaquePointer) -> (count: Int, firstKind: Int32?) {
+        var count: UInt16 = 0
+        var kinds: UnsafePointer<UInt16>?
+        guard kf_tiff_get_extra_samples(tiff, &count, &kinds) != 0, count > 0, let kinds else { return (0, nil) }
+        return (Int(count), Int32(kinds[0]))
     }
 
     private static func orientation(_ tiff: OpaquePointer) -> ImageOrientation {
@@ -178,15 +184,13 @@ enum TIFFCodec {
         default:
             return nil
         }
-        var extraCount: UInt16 = 0
-        var extraKinds: UnsafePointer<UInt16>?
-        if kf_tiff_get_extra_samples(tiff, &extraCount, &extraKinds) == 0 { extraCount = 0 }
+        let extra = extraSamples(tiff)
         let colours = colour.sampleCount
-        let firstExtra = Int(samplesPerPixel) - Int(extraCount)
+        let firstExtra = Int(samplesPerPixel) - extra.count
         guard firstExtra >= colours else { return nil }
         var alpha: TIFFRowConverter.Alpha?
-        if extraCount > 0, let extraKinds {
-            switch Int32(extraKinds[0]) {
+        if let kind = extra.firstKind {
+            switch kind {
             case EXTRASAMPLE_ASSOCALPHA:
                 // A palette index cannot be multiplied by alpha: such a file means straight alpha.
                 if case .palette = colour { alpha = .straight } else { alpha = .associated }
