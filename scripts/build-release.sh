@@ -4,8 +4,8 @@
 
 # Builds the given products in release mode with the Swift runtime and Foundation linked in
 # statically (by lld), into .build/static, and prints the directory holding the binaries.
-# A static kf starts in ~6 ms instead of ~9: the dynamic loader no longer resolves ~19 000
-# symbols across ~57 shared libraries at every start.
+# Statically linked, the dynamic loader no longer resolves ~19 000 symbols across ~57 shared
+# libraries at every start.
 # Static Foundation brings FoundationNetworking's -lcurl into the link, so libcurl's -dev
 # package is needed here and nowhere else. That -lcurl is dropped: the executables link
 # CLazyCurl, which opens libcurl when FoundationNetworking first calls it, so a start no longer
