@@ -156,24 +156,46 @@ import Testing
         #expect(try KingfisherImage.decode(data: shapes).pixelWidth == 20)
     }
 
-    /// Images, `use` and entities pointing outside the document are not loaded: neither a file
-    /// nor a server on loopback is read, and the rest of the document is drawn.
-    @Test func externalReferencesAreNotLoaded() async throws {
+    /// Images, `use`, filters and style sheets pointing outside the document are refused, naming
+    /// the reference: neither a file nor a server on loopback is read.
+    @Test func externalReferencesAreRefused() async throws {
         try await withTestHTTPServer { origin in
             let photo = Fixtures.directory.appendingPathComponent("photo.png").absoluteString
             let remote = origin.url("/image/photo.png").absoluteString
-            let other = origin.url("/image/other.svg").absoluteString
-            let text = """
-                <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="30" height="10">
-                <image href="\(photo)" x="0" width="10" height="10"/>
-                <image xlink:href="\(remote)" x="10" width="10" height="10"/>
-                <use href="\(other)#shape"/>
-                <rect x="20" width="10" height="10" fill="lime"/></svg>
-                """
-            let image = try KingfisherImage.decode(data: Data(text.utf8))
-            #expect(Self.pixel(image, 5, 5) == Self.clear && Self.pixel(image, 15, 5) == Self.clear)
-            #expect(Self.pixel(image, 25, 5) == Self.lime)
+            let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"10\" height=\"10\">"
+            let references = [
+                ("<image href=\"\(photo)\" width=\"10\" height=\"10\"/>", "<image href=\"\(photo)\">"),
+                ("<image xlink:href='\(remote)' width='10' height='10'/>", "<image xlink:href=\"\(remote)\">"),
+                ("<use href=\"\(remote)#shape\"/>", "<use href=\"\(remote)#shape\">"),
+                ("<rect width=\"10\" height=\"10\" fill=\"url(\(remote)#g)\"/>", "<rect fill=\"…url(\(remote)#g)…\">"),
+                ("<style>rect { fill: url('\(remote)'); }</style>", "<style> with url(\(remote))"),
+                ("<style>@import '\(remote)';</style>", "<style> with @import"),
+            ]
+            for (element, named) in references {
+                let data = Data((svg + element + "</svg>").utf8)
+                let error = try #require(throws: ImageCodingError.self) { try KingfisherImage.decode(data: data) }
+                #expect(
+                    error == .overLimit(format: .SVG, detail: "it refers outside itself, in \(named), and an SVG may load nothing"),
+                    "\(error)")
+            }
             #expect(origin.totalRequests == 0, "nothing was fetched")
         }
+    }
+
+    /// What stays inside the document is drawn: fragments, `data:` URLs, gradients by `url(#…)`,
+    /// and hyperlinks, which load nothing.
+    @Test func referencesInsideTheDocumentAreDrawn() throws {
+        let pixel = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+        let text = """
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="30" height="10">
+            <defs><linearGradient id="g"><stop offset="0" stop-color="lime"/></linearGradient>
+            <rect id="r" width="10" height="10" fill="url(#g)"/></defs>
+            <a href="https://example.com/"><use xlink:href="#r"/></a>
+            <image href="\(pixel)" x="10" width="10" height="10"/>
+            <rect x="20" width="10" height="10" fill="url( '#g' )"/></svg>
+            """
+        let image = try KingfisherImage.decode(data: Data(text.utf8))
+        #expect(Self.pixel(image, 5, 5) == Self.lime && Self.pixel(image, 25, 5) == Self.lime)
+        #expect(Self.pixel(image, 15, 5)[3] == 255, "the data: image is drawn")
     }
 }

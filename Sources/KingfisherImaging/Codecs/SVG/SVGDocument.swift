@@ -16,7 +16,8 @@ final class SVGDocument {
     /// Parses `data`.
     ///
     /// - Throws: `unsupportedFormat` when librsvg is not installed, `overLimit` for a document
-    ///   over `options.maxSVGByteCount` (its entities expanded: ``SVGEntityExpansion``),
+    ///   over `options.maxSVGByteCount` (its entities expanded: ``SVGEntityExpansion``) or
+    ///   referring to anything outside itself (``SVGExternalReferences``),
     ///   `corruptedData` with librsvg's message for one it refuses.
     init(_ data: Data, options: ImageCreatingOptions) throws {
         guard kf_svg_library_load() else { throw ImageCodingError.unsupportedFormat(.SVG) }
@@ -25,6 +26,10 @@ final class SVGDocument {
                 format: .SVG, detail: "the document is \(data.count) bytes, over the limit of \(options.maxSVGByteCount) bytes")
         }
         let source = try SVGEntityExpansion.expanded(data, limit: options.maxSVGByteCount)
+        if let reference = SVGExternalReferences.first(in: [UInt8](source)) {
+            throw ImageCodingError.overLimit(
+                format: .SVG, detail: "it refers outside itself, in \(reference), and an SVG may load nothing")
+        }
         var message = [CChar](repeating: 0, count: 512)
         let parsed = source.withUnsafeBytes { bytes in
             kf_svg_document_parse(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &message, message.count)

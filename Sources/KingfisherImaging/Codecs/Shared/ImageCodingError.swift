@@ -30,8 +30,9 @@ public enum ImageCodingError: Error, Sendable, Equatable {
     /// The animation has more frames than the allowed limit (`frameCount` is how many were
     /// found before refusing: for GIF, the limit plus one). Code 6008.
     case tooManyFrames(format: ImageFileFormat, frameCount: Int, limit: Int)
-    /// The file is over one of the other limits on untrusted input (an SVG document's size or
-    /// rendering time); `detail` says which and by how much. Code 6009.
+    /// The file is over one of the other limits on untrusted input (an SVG document's size, its
+    /// rendering time, or a reference to something outside it, when a document may load
+    /// nothing); `detail` says which. Code 6009.
     case overLimit(format: ImageFileFormat, detail: String)
 
     /// The error code within the `com.onevcat.Kingfisher.Error` domain.
