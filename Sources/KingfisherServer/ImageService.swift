@@ -223,6 +223,10 @@ final class ImageService: Sendable {
             return Answer(image: found.0, variesWithAccept: varies, level: level, expires: request.expires)
         } catch let error as ServiceError {
             throw error
+        } catch is CancellationError {
+            // The client went away and its work was cancelled: nobody reads this answer, but the
+            // metrics and the log must not call it a failure of the service.
+            throw ServiceError(.clientClosedRequest, "the client went away before the answer")
         } catch {
             throw ServiceError(.internalServerError, "\(error)")
         }

@@ -31,6 +31,12 @@ struct ServiceError: Error, Sendable {
     }
 }
 
+extension HTTPResponse.Status {
+    /// `499`, nginx's status for a request whose client closed the connection before the
+    /// answer: what the service's metrics and log record for work cancelled that way.
+    static let clientClosedRequest = HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request")
+}
+
 extension ServiceError {
     /// `text` with each control character (C0, DEL, C1) and line or paragraph separator as
     /// `\u{…}`.

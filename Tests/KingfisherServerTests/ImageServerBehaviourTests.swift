@@ -233,6 +233,13 @@ import Testing
                 try await origin.wait { ($0.requests["/hang"] ?? 0) == 1 }
                 socket.close()
                 try await origin.wait { ($0.aborted["/hang"] ?? 0) == 1 }
+                // Recorded as the client's doing (499, as nginx does), not as a failure (500).
+                var metrics = try await service.get("/metrics").text
+                while !metrics.contains("kf_requests_total{status=\"499\"} 1") {
+                    await Task.yield()
+                    metrics = try await service.get("/metrics").text
+                }
+                #expect(!metrics.contains("status=\"500\""), "\(metrics)")
             }
         }
     }
