@@ -40,8 +40,14 @@ enum AVIFGridTileOrder {
         var ordered = entries
         for tiles in tileOrders {
             let places = entries.indices.filter { tiles.contains(entries[$0].id) }
-            guard places.count == tiles.count, Set(tiles).count == tiles.count else { continue }
-            for (place, tile) in zip(places, tiles) { ordered[place] = entries.first { $0.id == tile }! }
+            let listed = places.map { entries[$0].id }
+            // Each tile once in the list and once in the references, or the list is left alone
+            // (a damaged file may name a tile twice and another not at all).
+            guard listed.count == tiles.count, Set(listed).count == listed.count, Set(listed) == Set(tiles) else { continue }
+            for (place, tile) in zip(places, tiles) {
+                guard let source = listed.firstIndex(of: tile) else { continue }
+                ordered[place] = entries[places[source]]
+            }
         }
         guard ordered.map(\.id) != entries.map(\.id), let first = entries.first, let last = entries.last else { return }
         var rewritten = [UInt8]()
