@@ -2,7 +2,27 @@
 // This source file is part of Kingfisher for Linux.
 // Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
+import Foundation
 import PackageDescription
+
+/// Whether the GTK 4 view layer (KingfisherGTK, its example and tests) is part of the build:
+/// when GTK 4's development files are installed (its pkg-config file is found), unless
+/// KINGFISHER_GTK says `1` or `0`. Without GTK the other products build and test as before.
+/// SwiftPM caches this manifest's result per environment, so after installing GTK in a
+/// checkout that was built without it, build once with KINGFISHER_GTK=1 (the scripts do).
+let withGTK: Bool = {
+    switch Context.environment["KINGFISHER_GTK"] {
+    case "1": return true
+    case "0": return false
+    default: break
+    }
+    let searchPath =
+        (Context.environment["PKG_CONFIG_PATH"] ?? "").split(separator: ":").map(String.init) + [
+            "/usr/lib/x86_64-linux-gnu/pkgconfig", "/usr/lib/aarch64-linux-gnu/pkgconfig", "/usr/lib/pkgconfig",
+            "/usr/share/pkgconfig", "/usr/local/lib/pkgconfig",
+        ]
+    return searchPath.contains { FileManager.default.fileExists(atPath: $0 + "/gtk4.pc") }
+}()
 
 let package = Package(
     name: "Kingfisher",
@@ -235,3 +255,40 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+if withGTK {
+    package.products += [
+        .library(name: "KingfisherGTK", targets: ["KingfisherGTK"]),
+        .executable(name: "gtk-gallery", targets: ["gtk-gallery"]),
+    ]
+    package.targets += [
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "gtk4",
+            providers: [.apt(["libgtk-4-dev"])]
+        ),
+        // GLib's type system and GTK's casting macros, which Swift cannot reach.
+        .target(name: "CKingfisherGTK", dependencies: ["CGtk"]),
+        // Kingfisher's view layer on GTK 4: its own product, so that no other product compiles GTK.
+        .target(name: "KingfisherGTK", dependencies: ["Kingfisher", "CGtk", "CKingfisherGTK"]),
+        // The example application; Examples/GTKGallery is its package for users, this target
+        // builds the same sources with the tests, which drive it under Xvfb.
+        .executableTarget(
+            name: "gtk-gallery",
+            dependencies: ["KingfisherGTK"],
+            path: "Examples/GTKGallery/Sources/gtk-gallery"
+        ),
+        // Scenarios the GTK tests run in a real application under Xvfb.
+        .executableTarget(
+            name: "KingfisherGTKProbe",
+            dependencies: ["KingfisherGTK"],
+            path: "Tests/KingfisherGTKProbe"
+        ),
+        // Drives gtk-gallery and the probe under Xvfb against a loopback origin, and checks the
+        // pixels of their windows.
+        .testTarget(
+            name: "KingfisherGTKTests",
+            dependencies: ["KingfisherImaging", "KingfisherTestKit"]
+        ),
+    ]
+}

@@ -2,18 +2,22 @@
 # This source file is part of Kingfisher for Linux.
 # Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
-"""In-process Pillow peer for the kf-bench `resize` and `blur` kernels.
+"""In-process Pillow peer for the kf-bench `resize`, `blur`, `rotate` and `sharpen` kernels.
 
 Usage:
-  python3 Benchmarks/pillow_kernels.py resize FILE WxH    [--iterations N] [--mode RGBA|RGB] [--crop WxH]
-  python3 Benchmarks/pillow_kernels.py blur   FILE RADIUS [--iterations N] [--mode RGBA|RGB] [--crop WxH]
+  python3 Benchmarks/pillow_kernels.py resize  FILE WxH     [--iterations N] [--mode RGBA|RGB] [--crop WxH]
+  python3 Benchmarks/pillow_kernels.py blur    FILE RADIUS  [--iterations N] [--mode RGBA|RGB] [--crop WxH]
+  python3 Benchmarks/pillow_kernels.py rotate  FILE DEGREES [--iterations N] [--mode RGBA|RGB] [--crop WxH]
+  python3 Benchmarks/pillow_kernels.py sharpen FILE SIGMA   [--iterations N] [--mode RGBA|RGB] [--crop WxH]
 
-Prints `resize_ms_per_iter=<ms>` or `blur_ms_per_iter=<ms>`, like kf-bench.
+Prints `<kernel>_ms_per_iter=<ms>`, like kf-bench.
 
 FILE is opened, converted to --mode (RGBA by default, to match kf's RGBA buffers) and
 optionally centre-cropped once, outside the timing. Then one warm-up call and N timed calls of
   resize: im.resize((W, H), Image.Resampling.LANCZOS)
-  blur:   im.filter(ImageFilter.GaussianBlur(RADIUS))   (RADIUS is the standard deviation)
+  blur:    im.filter(ImageFilter.GaussianBlur(RADIUS))   (RADIUS is the standard deviation)
+  rotate:  im.transpose(ROTATE_270 / ROTATE_180 / ROTATE_90)   (DEGREES clockwise: 90, 180, 270)
+  sharpen: im.filter(ImageFilter.UnsharpMask(SIGMA, 100, 0))
 Pillow runs these on one core.
 
 Notes on what Pillow computes:
@@ -74,6 +78,8 @@ def main(argv: list[str]) -> int:
     for name, arg, kind, help_text in (
         ("resize", "size", parse_size, "target size WxH"),
         ("blur", "radius", float, "Gaussian standard deviation in pixels"),
+        ("rotate", "degrees", int, "clockwise quarter turn: 90, 180 or 270"),
+        ("sharpen", "sigma", float, "the unsharp mask's Gaussian standard deviation in pixels"),
     ):
         p = sub.add_parser(name)
         p.add_argument("file")
@@ -91,11 +97,21 @@ def main(argv: list[str]) -> int:
 
         def operation():
             return im.resize(size, Image.Resampling.LANCZOS)
-    else:
+    elif args.kernel == "blur":
         blur = ImageFilter.GaussianBlur(args.radius)
 
         def operation():
             return im.filter(blur)
+    elif args.kernel == "rotate":
+        turn = {90: Image.Transpose.ROTATE_270, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_90}[args.degrees]
+
+        def operation():
+            return im.transpose(turn)
+    else:
+        mask = ImageFilter.UnsharpMask(args.sigma, 100, 0)
+
+        def operation():
+            return im.filter(mask)
 
     ms = time_per_iteration(operation, args.iterations)
     print(f"{args.kernel}_ms_per_iter={ms:.3f}")

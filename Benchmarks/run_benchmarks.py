@@ -348,6 +348,29 @@ def main():
              cache["disk_hit_us"], "µs", 1000)
     absolute("cache store (memory + atomic disk write), 400 px JPEG", cache["store_per_second"], "stores/s")
 
+    print("The imgproxy vocabulary: rotate, sharpen, smart crop, maxbytes...", flush=True)
+    # Per core: both pinned to one CPU (Pillow uses one; kf would split rows across all).
+    pinned = ["taskset", "-c", "0"]
+    ours_rotate = per_iteration_ms([*pinned, bench, "rotate", png, "90", "--iterations", "10"], "rotate")
+    pillow_rotate = per_iteration_ms([*pinned, *kernels, "rotate", png, "90", "--iterations", "10"], "rotate")
+    row("rotate 90° 4000x3000 (RGBA, in process, one core each)", ours_rotate, "Pillow transpose(ROTATE_270)",
+        pillow_rotate, 1.0)
+    ours_sharpen = per_iteration_ms([*pinned, bench, "sharpen", png_1000, "1.5", "--iterations", "10"], "sharpen")
+    pillow_sharpen = per_iteration_ms([*pinned, *kernels, "sharpen", png_1000, "1.5", "--iterations", "10"], "sharpen")
+    row("sharpen σ 1.5 on 1000x1000 (RGBA, in process, one core each)", ours_sharpen, "Pillow UnsharpMask(1.5, 100, 0)",
+        pillow_sharpen, 1.0)
+    (ours_smart, _), (vips_smart, _) = hyperfine([
+        f"{kf} process {jpeg} --processor fill(300x200,smart) --output {args.work}/kf-smart.jpg",
+        f"vipsthumbnail {jpeg} --size 300x200 --smartcrop attention -o {args.work}/vips-smart.jpg",
+    ], args.work)
+    row("smart crop 4000x3000 JPEG → 300x200, whole process", ours_smart, "vipsthumbnail --smartcrop attention",
+        vips_smart, 1.0)
+    maxbytes = key_value_figures([bench, "maxbytes", jpeg])
+    rows.append(("maxbytes: encodings per search (1200x900, JPEG and WebP, bounds of 80/50/30/15% of quality 90's size)",
+                 f"{maxbytes['maxbytes_encodes_per_search']:.2f}" + (" ✓" if maxbytes["maxbytes_encodes_per_search"] <= 3 else " ✗"),
+                 "—", "—", "—", "≤ 3"))
+    absolute("maxbytes: time per search, the same", maxbytes["maxbytes_ms_per_search"], "ms")
+
     print("kf serve against thumbor (wrk, nginx origin, pinned CPUs)...", flush=True)
     serve = serve_vs_thumbor.measure(args.bin, args.work, args.thumbor)
     rows.extend(serve_vs_thumbor.rows(serve))

@@ -3,10 +3,21 @@
 # Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
 # Installs the Debian packages this project builds against, if any is missing.
-# Usage: scripts/install-deps.sh [extra Debian packages...]
+# Usage: scripts/install-deps.sh [--tests] [extra Debian packages...]
+#   --tests  also what the test suite runs: Chromium (the playground page), redis-server, and
+#            GTK 4 with Xvfb (KingfisherGTK and its window tests), vipsthumbnail (smart crops are
+#            checked against it) and djxl (JPEG XL output is decoded with it)
 set -euo pipefail
 
-packages=(libturbojpeg0-dev libspng-dev libdeflate-dev libgif-dev libwebp-dev liblcms2-dev libtiff-dev libheif-dev libavif-dev libjxl-dev librsvg2-2 pkg-config time openssl tinyproxy "$@")
+extras=()
+for argument in "$@"; do
+    if [ "$argument" = "--tests" ]; then
+        extras+=(chromium redis-server libgtk-4-dev xvfb libvips-tools libjxl-tools)
+    else
+        extras+=("$argument")
+    fi
+done
+packages=(libturbojpeg0-dev libspng-dev libdeflate-dev libgif-dev libwebp-dev liblcms2-dev libtiff-dev libheif-dev libavif-dev libjxl-dev librsvg2-2 pkg-config time openssl tinyproxy "${extras[@]}")
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

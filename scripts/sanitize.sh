@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 sanitizers=("$@")
 if [ ${#sanitizers[@]} -eq 0 ]; then sanitizers=(thread address); fi
 
-scripts/install-deps.sh chromium redis-server  # the playground test opens Chromium; Redis tests start redis-server
+scripts/install-deps.sh --tests  # Chromium, redis-server, GTK 4 and Xvfb, which the tests use
+export KINGFISHER_GTK=1
 for sanitizer in "${sanitizers[@]}"; do
     case "$sanitizer" in
         thread | address) ;;

@@ -15,8 +15,13 @@ scripts/check-style.sh
 
 # ImageServerPlaygroundTests opens kf serve's playground page in headless Chromium (run with
 # --no-sandbox, so the recommended chromium-sandbox is not needed); the Redis tier's tests start
-# redis-server.
-scripts/install-deps.sh chromium redis-server
+# redis-server; the GTK view layer's tests drive real windows under Xvfb.
+scripts/install-deps.sh --tests
+# Pillow, scikit-image and the reference BlurHash decoder, which tests run too.
+scripts/install-python-deps.sh
+# The manifest adds KingfisherGTK when GTK 4 is installed; saying so keeps SwiftPM from reusing
+# a manifest evaluated before GTK was.
+export KINGFISHER_GTK=1
 swift build --build-tests
 swift test --skip-build
 
@@ -24,7 +29,6 @@ swift test --skip-build
 # (deploy/cluster.sh installs redis-server and nginx-light).
 python3 scripts/cluster-test.py "$(swift build --show-bin-path)/kf"
 
-scripts/install-python-deps.sh
 python3 Benchmarks/compare_with_pillow.py --kf "$(swift build --show-bin-path)/kf"
 
 scripts/check-imaging-only.sh

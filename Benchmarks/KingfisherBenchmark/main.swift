@@ -12,6 +12,10 @@ import Kingfisher
 //                                                 decode_converted_ms_per_iter
 //   kf-bench resize FILE WxH --iterations N      Lanczos resize of the decoded image, prints resize_ms_per_iter=<ms>
 //   kf-bench blur FILE RADIUS --iterations N     blur of the decoded image, prints blur_ms_per_iter=<ms>
+//   kf-bench rotate FILE DEGREES --iterations N  quarter turn of the decoded image, prints rotate_ms_per_iter=<ms>
+//   kf-bench sharpen FILE SIGMA --iterations N   unsharp mask of the decoded image, prints sharpen_ms_per_iter=<ms>
+//   kf-bench maxbytes FILE                       maxbytes searches on FILE at 1200x900 (JPEG and WebP, four
+//                                                 bounds each), prints encodes and milliseconds per search
 //   kf-bench progressive FILE --iterations N     each progressive preview of a progressive JPEG against its
 //                                                 full decode (medians), prints key=value lines
 //   kf-bench download LIST [--decode]            downloads every URL in LIST, 8 at a time
@@ -110,6 +114,31 @@ case "blur":
     guard arguments.count >= 4, let radius = Double(arguments[3]) else { fail("blur needs a RADIUS") }
     let image = try KingfisherImage.decode(data: data)
     measure("blur") { image.kf.blurred(withRadius: radius) }
+case "rotate":
+    guard arguments.count >= 4, let degrees = Int(arguments[3]) else { fail("rotate needs DEGREES") }
+    let image = try KingfisherImage.decode(data: data)
+    measure("rotate") { image.kf.rotated(byDegrees: degrees) }
+case "sharpen":
+    guard arguments.count >= 4, let sigma = Double(arguments[3]) else { fail("sharpen needs a SIGMA") }
+    let image = try KingfisherImage.decode(data: data)
+    measure("sharpen") { image.kf.sharpened(sigma: sigma) }
+case "maxbytes":
+    // Bounds of 80, 50, 30 and 15% of the file's size at quality 90, as JPEG and WebP.
+    let image = try KingfisherImage.decode(data: data).kf.resize(to: CGSize(width: 1200, height: 900))
+    var (encodes, searches, elapsed) = (0, 0, Duration.zero)
+    for format in [ImageFileFormat.JPEG, .WebP] {
+        let options = ImageEncodingOptions(compressionQuality: 0.9)
+        let full = try image.encoded(as: format, options: options).count
+        for fraction in [0.8, 0.5, 0.3, 0.15] {
+            let start = ContinuousClock.now
+            let bounded = try image.encoded(as: format, options: options, maxBytes: Int(Double(full) * fraction))
+            elapsed += ContinuousClock.now - start
+            encodes += bounded.encodeCount
+            searches += 1
+        }
+    }
+    print("maxbytes_encodes_per_search=\(String(format: "%.2f", Double(encodes) / Double(searches)))")
+    print("maxbytes_ms_per_search=\(String(format: "%.3f", elapsed / .milliseconds(1) / Double(searches)))")
 case "progressive":
     do {
         try ProgressiveBenchmark.run(jpeg: data, iterations: iterations)

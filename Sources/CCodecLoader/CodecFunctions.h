@@ -26,7 +26,7 @@
     X(avifDecoderParse) X(avifDecoderSetIOMemory) X(avifEncoderCreate) X(avifEncoderDestroy)      \
     X(avifEncoderWrite) X(avifImageCreate) X(avifImageDestroy) X(avifImageRGBToYUV)               \
     X(avifImageYUVToRGB) X(avifRGBImageSetDefaults) X(avifRWDataFree) X(avifResultToString)        \
-    X(avifDecoderNthImageTiming)
+    X(avifDecoderNthImageTiming) X(avifImageSetMetadataExif)
 
 #define KF_JXL_FUNCTIONS(X)                                                                         \
     X(JxlDecoderCreate) X(JxlDecoderDestroy) X(JxlDecoderGetBasicInfo)                            \
@@ -34,4 +34,9 @@
     X(JxlDecoderGetICCProfileSize) X(JxlDecoderImageOutBufferSize) X(JxlDecoderProcessInput)      \
     X(JxlDecoderSetImageOutBuffer) X(JxlDecoderSetInput) X(JxlDecoderSetKeepOrientation)          \
     X(JxlDecoderSetPreferredColorProfile) X(JxlDecoderSetUnpremultiplyAlpha)                      \
-    X(JxlDecoderSubscribeEvents)
+    X(JxlDecoderSubscribeEvents) X(JxlColorEncodingSetToSRGB) X(JxlEncoderAddImageFrame)          \
+    X(JxlEncoderCloseInput) X(JxlEncoderCreate) X(JxlEncoderDestroy)                              \
+    X(JxlEncoderFrameSettingsCreate) X(JxlEncoderFrameSettingsSetOption) X(JxlEncoderInitBasicInfo) \
+    X(JxlEncoderProcessOutput) X(JxlEncoderSetBasicInfo) X(JxlEncoderSetColorEncoding)            \
+    X(JxlEncoderSetFrameDistance) X(JxlEncoderSetFrameLossless) X(JxlEncoderUseBoxes)                \
+    X(JxlEncoderUseContainer) X(JxlEncoderAddBox)

@@ -2,5 +2,6 @@
 // Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
 
 #include <jxl/decode.h>
+#include <jxl/encode.h>
 #include <jxl/codestream_header.h>
 #include <jxl/color_encoding.h>

@@ -19,7 +19,6 @@
 struct kf_svg_document {
     kf_rsvg_handle *handle;
     double width, height;
-    bool has_size;
 };
 
 /// Copies librsvg's message, without a trailing newline, and frees it.
@@ -48,9 +47,7 @@ kf_svg_document *kf_svg_document_parse(const uint8_t *bytes, size_t size, char *
     }
     document->handle = handle;
     double width = 0, height = 0;
-    if (kf_svg.rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) && width > 0 && height > 0) {
-        document->has_size = true;
-    } else {
+    if (!kf_svg.rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) || width <= 0 || height <= 0) {
         // Percentages (or no width and height) mean the size of a viewport the document does
         // not have: its viewBox gives one, as it does in browsers.
         kf_gboolean has_width, has_height, has_viewbox = 0;
@@ -60,7 +57,6 @@ kf_svg_document *kf_svg_document_parse(const uint8_t *bytes, size_t size, char *
         if (has_viewbox && viewbox.width > 0 && viewbox.height > 0) {
             width = viewbox.width;
             height = viewbox.height;
-            document->has_size = true;
         } else {
             width = 300;
             height = 150;
@@ -71,10 +67,9 @@ kf_svg_document *kf_svg_document_parse(const uint8_t *bytes, size_t size, char *
     return document;
 }
 
-void kf_svg_document_size(const kf_svg_document *document, double *width, double *height, bool *has_size) {
+void kf_svg_document_size(const kf_svg_document *document, double *width, double *height) {
     *width = document->width;
     *height = document->height;
-    *has_size = document->has_size;
 }
 
 void kf_svg_document_free(kf_svg_document *document) {

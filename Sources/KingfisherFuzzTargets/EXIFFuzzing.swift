@@ -5,7 +5,8 @@ import Foundation
 import Kingfisher
 
 /// EXIF parsing: the bytes become the payload of an APP1 segment in a small valid JPEG, which
-/// is then decoded (orientation applied).
+/// is then decoded (orientation applied) and summarised as `/info` does (every tag read, GPS
+/// included), and kept as keep(exif) and keep(copyright) keep it.
 enum EXIFFuzzing {
     /// An 8x8 baseline JPEG made once by the library's own encoder. Kept as an array: a global
     /// `Data` holds its storage in a bit-packed enum payload, which LeakSanitizer cannot follow
@@ -29,6 +30,17 @@ enum EXIFFuzzing {
         FuzzTarget.expectingLibraryErrors {
             let image = try KingfisherImage.decode(data: file)
             precondition(image.pixelWidth == 8 && image.pixelHeight == 8, "orientation changed the size of a square")
+        }
+        _ = EXIFSummary(data: file, includingGPS: true)
+        // What keep(exif) and keep(copyright) make of it, and the JPEG they go into.
+        if let block = EXIFBlock(of: file) {
+            for kept in [block.uprighted, block.copyrightOnly].compactMap({ $0 }) {
+                FuzzTarget.expectingLibraryErrors {
+                    let written = try KingfisherImage(width: 8, height: 8, pixels: [UInt8](repeating: 0x80, count: 256))
+                        .encoded(as: .JPEG, options: ImageEncodingOptions(exif: kept))
+                    _ = EXIFSummary(data: written, includingGPS: true)
+                }
+            }
         }
     }
 }

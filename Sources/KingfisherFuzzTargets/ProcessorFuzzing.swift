@@ -51,6 +51,22 @@ enum ProcessorFuzzing {
             BlendImageProcessor(
                 blendMode: CGBlendMode.allCases[Int(next.byte()) % CGBlendMode.allCases.count],
                 alpha: value()),
+            ResizingImageProcessor(referenceSize: size(), mode: modes[Int(next.byte()) % 3], upscale: false),
+            CroppingImageProcessor(
+                size: size(), gravity: [.attention, .entropy, .focus(CGPoint(x: value(), y: value()))][Int(next.byte()) % 3]),
+            RotatingImageProcessor(degrees: (Int(next.byte()) - 128) * 45),
+            FlippingImageProcessor(direction: next.byte() % 2 == 0 ? .horizontal : .vertical),
+            ExtendingImageProcessor(size: size(), backgroundColor: next.byte() % 2 == 0 ? nil : .red),
+            PaddingImageProcessor(top: value(), right: value(), bottom: value(), left: value()),
+            TrimmingImageProcessor(threshold: Int(next.byte()) * 2 - 100, color: next.byte() % 2 == 0 ? nil : .white),
+            SharpeningImageProcessor(sigma: value(), amount: value()),
+            PixelatingImageProcessor(blockSize: value()),
+            WatermarkImageProcessor(
+                watermark: Watermark(name: "w", image: KingfisherImage(width: 3, height: 2, pixels: [UInt8](repeating: 200, count: 24))),
+                position: next.byte() % 2 == 0 ? .tile : .anchor(CGPoint(x: value(), y: value())), opacity: value(),
+                scale: next.byte() % 2 == 0 ? nil : value()),
+            ImageProcessorChain([DevicePixelRatioProcessor(ratio: value()), PaddingImageProcessor(padding: value())]),
+            BackgroundImageProcessor(color: KFCrossPlatformColor(red: value(), green: value(), blue: value(), alpha: value())),
         ]
     }
 }

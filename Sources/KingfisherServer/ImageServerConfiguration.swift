@@ -51,6 +51,14 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
     public var fetchTimeout: TimeInterval = 10
     /// Seconds a source fetch may take in all, redirects included. Default 30.
     public var maxFetchDuration: TimeInterval = 30
+    /// Seconds a source's state (its validators and freshness) is used at least without asking
+    /// the origin, whatever its `Cache-Control` says (`no-cache` and `max-age=0` included): a
+    /// floor that spares the origin. Default 60.
+    public var minSourceTTL: TimeInterval = 60
+    /// Seconds a source's state is used at most without asking the origin again (with
+    /// `If-None-Match`/`If-Modified-Since`), however long its `Cache-Control` or `Expires`
+    /// allows. Default 86 400 (a day).
+    public var maxSourceTTL: TimeInterval = 86_400
     /// Redirects a source may take. Default 5.
     public var maxRedirects = 5
     /// The largest source in bytes; past it, `413`. Default 50 MiB.
@@ -73,12 +81,32 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
     /// encoding); past it, `504`, and its work is stopped and its slot given back. Fetching
     /// has its own limits. Default 10.
     public var processingTimeout: TimeInterval = 10
-    /// JPEG, WebP and AVIF quality, 1…100. Default 80.
+    /// JPEG, WebP and AVIF quality, 1…100, where ``formatQuality`` names none and the
+    /// processing asks none (`quality(N)`). Default 80.
     public var quality = 80
+    /// Quality by output format's extension (`avif`, `webp`, `jpg`), 1…100, in place of
+    /// ``quality`` (`--format-quality avif=60,webp=75,jpg=82`). Default none.
+    public var formatQuality: [String: Int] = [:]
+    /// Watermark images by name, as paths of image files, for the processing's
+    /// `watermark(NAME…)` (`--watermark NAME=PATH`). Read when the service starts. Default none.
+    public var watermarks: [String: String] = [:]
+    /// Named processing chains, for the processing's `preset(NAME)` (`--preset NAME=SPEC`);
+    /// the playground offers them. Default none.
+    public var presets: [String: String] = [:]
+    /// A directory whose files `local:///PATH` sources name (`--local-root DIR`); neither `..`
+    /// nor a symbolic link leads out of it. `nil`: local sources are refused. Default `nil`.
+    public var localRoot: String?
+    /// Whether `/info` answers the EXIF position (GPS) of a source. Default `false`: where a
+    /// photograph was taken is left out.
+    public var infoGPS = false
+    /// Whether a processing may only be `preset(NAME)` steps; any other is refused with `403`.
+    /// Default `false`.
+    public var presetsOnly = false
     /// Formats `Accept` may pick, in order, when the URL names none: by extension, among the
-    /// formats the registry says browsers negotiate
-    /// (`ImageFormatRegistry/negotiatedFormats`). Default: all of them, `["avif", "webp"]`.
-    public var negotiatedFormats: [String] = ImageFormatRegistry.shared.negotiatedFormats.compactMap(\.fileExtension)
+    /// formats the registry says browsers negotiate (`ImageFormatRegistry/negotiatedFormats`:
+    /// AVIF, WebP, JPEG XL). Default `["avif", "webp"]`: JPEG XL only where asked for
+    /// (`--negotiate avif,jxl,webp`).
+    public var negotiatedFormats: [String] = ["avif", "webp"]
     /// `max-age` of results, in seconds. Default one year (31 536 000).
     public var maxAge = 31_536_000
     /// Bytes of encoded results kept in memory. Default 256 MiB.
@@ -160,6 +188,11 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         try require(maxSourceBytes > 0 && maxSourcePixels > 0 && maxSourceFrames > 0, "source limits must be positive")
         try require(maxResultPixels > 0 && pixelMemoryBytes > 0, "the result pixel limit and the pixel memory budget must be positive")
         try require((1...100).contains(quality), "quality \(quality) is not 1…100")
+        for (name, value) in formatQuality.sorted(by: { $0.key < $1.key }) {
+            try require(
+                OutputFormat(fileExtension: Substring(name)) != nil, "format-quality names '\(name)', which is not an output format")
+            try require((1...100).contains(value), "the quality of \(name), \(value), is not 1…100")
+        }
         try require(maxAge >= 0, "max-age must be 0 or more")
         try require(retryAfter >= 0, "retry-after must be 0 or more")
         try require(maxConnections >= 1, "max connections must be at least 1")
@@ -174,9 +207,13 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
             try require(
                 seconds.isFinite && seconds > 0 && seconds <= 86_400, "the \(name) must be a positive number of seconds up to a day")
         }
+        try require(
+            minSourceTTL.isFinite && minSourceTTL >= 0 && maxSourceTTL.isFinite && maxSourceTTL >= minSourceTTL,
+            "the source TTLs must be 0 or more seconds, the max at least the min")
         // A renewal may take the client's command timeout (0.5 s); three of them must fit.
         try require(leaseSeconds.isFinite && leaseSeconds >= 1.5 && leaseSeconds <= 3600, "the lease must be 1.5 to 3600 seconds")
         if let redis { _ = try redisClientConfiguration(url: redis) }
+        if let localRoot { _ = try LocalRoot(localRoot) }
         let negotiable = ImageFormatRegistry.shared.negotiatedFormats
         for name in negotiatedFormats {
             let format = ImageFormatRegistry.shared.format(forFileExtension: name)
@@ -220,6 +257,8 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         try read(.maxConcurrentFetches, into: &maxConcurrentFetches)
         try read(.fetchTimeout, into: &fetchTimeout)
         try read(.maxFetchDuration, into: &maxFetchDuration)
+        try read(.minSourceTTL, into: &minSourceTTL)
+        try read(.maxSourceTTL, into: &maxSourceTTL)
         try read(.maxRedirects, into: &maxRedirects)
         try read(.maxSourceBytes, into: &maxSourceBytes)
         try read(.maxSourcePixels, into: &maxSourcePixels)
@@ -229,6 +268,12 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         try read(.maxProcessingSteps, into: &maxProcessingSteps)
         try read(.processingTimeout, into: &processingTimeout)
         try read(.quality, into: &quality)
+        try read(.formatQuality, into: &formatQuality)
+        try read(.watermarks, into: &watermarks)
+        try read(.presets, into: &presets)
+        try read(.presetsOnly, into: &presetsOnly)
+        try read(.infoGPS, into: &infoGPS)
+        try read(.localRoot, into: &localRoot)
         try read(.negotiatedFormats, into: &negotiatedFormats)
         try read(.maxAge, into: &maxAge)
         try read(.memoryCacheBytes, into: &memoryCacheBytes)
@@ -241,6 +286,34 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         try read(.redis, into: &redis)
         try read(.redisPrefix, into: &redisPrefix)
         try read(.leaseSeconds, into: &leaseSeconds)
+    }
+
+    /// The quality `format` is written at when the processing asks none: its
+    /// ``formatQuality``, else ``quality``.
+    public func quality(for format: OutputFormat) -> Int {
+        formatQuality.first { OutputFormat(fileExtension: Substring($0.key)) == format }?.value ?? quality
+    }
+
+    /// The processing grammar with the watermarks and presets of these settings.
+    ///
+    /// - Throws: a one-line error naming a watermark that cannot be read or decoded, or a
+    ///   preset whose spec the grammar does not take.
+    public func grammar() throws(ConfigurationError) -> ProcessorGrammar {
+        var watermarkImages: [Watermark] = []
+        for (name, path) in watermarks.sorted(by: { $0.key < $1.key }) {
+            do {
+                let image = try KingfisherImage.decode(data: Data(contentsOf: URL(fileURLWithPath: path)))
+                watermarkImages.append(Watermark(name: name, image: image))
+            } catch {
+                throw ConfigurationError(description: "watermark '\(name)': cannot use \(path): \(error.localizedDescription)")
+            }
+        }
+        do {
+            return try ProcessorGrammar.standard.withWatermarks(watermarkImages)
+                .withPresets(presets.sorted { $0.key < $1.key }.map { ProcessorGrammar.Preset(name: $0.key, spec: $0.value) })
+        } catch {
+            throw ConfigurationError(description: "\(error)".components(separatedBy: "\n")[0])
+        }
     }
 
     /// The Redis client's settings for `url`.
@@ -274,7 +347,8 @@ public struct ImageServerConfiguration: Sendable, Codable, Equatable {
         case maxSourceBytes, maxSourcePixels, maxSourceFrames, maxProcessingSteps, quality, negotiatedFormats, maxAge
         case memoryCacheBytes, processedMemoryBytes, diskCacheBytes, diskCacheDays, clientIdleTimeout
         case maxConnections, maxRequestBodyBytes, processingTimeout, maxResultPixels, pixelMemoryBytes
-        case redis, redisPrefix, leaseSeconds
+        case redis, redisPrefix, leaseSeconds, watermarks, presets, presetsOnly, formatQuality, infoGPS, localRoot
+        case minSourceTTL, maxSourceTTL
     }
 }
 

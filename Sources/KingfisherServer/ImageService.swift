@@ -31,6 +31,11 @@ final class ImageService: Sendable {
     let egress: EgressProxy?
     /// Processed images in memory, originals on disk (and in Redis), the fetch, the processing.
     let pipeline: RetrievalPipeline
+    /// The same originals and fetch without the processed images: every answer has the
+    /// original's bytes, which `/info` and `keep(exif)` read.
+    let originalsPipeline: RetrievalPipeline
+    /// Each network source's validators and freshness, and the version they name.
+    let freshness: SourceFreshness
     let resultMemory: MemoryStorage.Backend<ServedImage>
     let resultDisk: DiskStorage.Backend<ServedImage>
     let slots: WorkSlots
@@ -45,6 +50,8 @@ final class ImageService: Sendable {
     private let redis: RedisClient?
     private let flights = SingleFlight<String, (ServedImage, ServiceMetrics.ResultLevel)>()
     private let parsedRequests = ParsedRequests()
+    /// The processing grammar, with the configuration's watermarks and presets.
+    let grammar: ProcessorGrammar
     /// The formats `Accept` may choose, in the configuration's order, that this build can write.
     let negotiable: [OutputFormat]
     private let downloadEvents: DownloadEvents
@@ -60,6 +67,9 @@ final class ImageService: Sendable {
         var level: ServiceMetrics.ResultLevel
         /// When the URL stops being served, if ever: caches must not keep the answer longer.
         var expires: Date?
+        /// The bytes the processing allowed (`maxbytes(N)`) when even its lowest quality takes
+        /// more, which the answer says in a header.
+        var exceededMaxBytes: Int?
     }
 
     init(configuration: ImageServerConfiguration, metrics: ServiceMetrics, logger: Logger) throws {
@@ -68,11 +78,13 @@ final class ImageService: Sendable {
         self.metrics = metrics
         self.logger = logger
         signers = configuration.keys.filter { !$0.isEmpty }.map(URLSigner.init(key:))
+        grammar = try configuration.grammar()
+        let localRoot = try configuration.localRoot.map(LocalRoot.init)
         do {
             policy = SourcePolicy(
                 allowedPrefixes: try configuration.allowedSources.map(SourcePrefix.init),
                 allowsPrivateNetworks: configuration.allowPrivateNetworks,
-                trustedPrivatePrefixes: try configuration.trustedPrivateSources.map(SourcePrefix.init))
+                trustedPrivatePrefixes: try configuration.trustedPrivateSources.map(SourcePrefix.init), localRoot: localRoot)
         } catch {
             throw ConfigurationError(description: error.description)
         }
@@ -115,6 +127,7 @@ final class ImageService: Sendable {
         var memoryConfig = MemoryStorage.Config(totalCostLimit: configuration.memoryCacheBytes)
         memoryConfig.expiration = .never
         resultMemory = MemoryStorage.Backend(config: memoryConfig)
+        var sharedSources: RedisStorage.Backend<Data>?
         if let redis = configuration.redis {
             let client = RedisClient(configuration: try configuration.redisClientConfiguration(url: redis), logger: logger)
             self.redis = client
@@ -128,15 +141,19 @@ final class ImageService: Sendable {
             // Originals too, fetched under their own leases: another processing of a source
             // another node fetches, or fetched, needs no fetch here.
             redisOriginals = RedisTier(storage: storage("original"), leaseDuration: lease, maxWait: maxWait)
+            sharedSources = storage("source")
             cluster = RedisSingleFlight(storage: storage("result"), leaseDuration: lease, maxWait: maxWait)
         } else {
             redis = nil
             redisOriginals = nil
             cluster = nil
         }
-        pipeline = RetrievalPipeline(
-            processedTiers: [processedInMemory], originalTiers: [originalsOnDisk] + (redisOriginals.map { [$0] } ?? []),
-            downloader: downloader)
+        freshness = SourceFreshness(
+            bounds: configuration.minSourceTTL...configuration.maxSourceTTL, disk: originalsOnDisk,
+            shared: sharedSources, isOutage: Self.isOutage, revalidated: { metrics.recordRevalidation($0) })
+        let originalTiers: [any CacheTier<Data>] = [originalsOnDisk] + (redisOriginals.map { [$0] } ?? [])
+        pipeline = RetrievalPipeline(processedTiers: [processedInMemory], originalTiers: originalTiers, downloader: downloader)
+        originalsPipeline = RetrievalPipeline(processedTiers: [], originalTiers: originalTiers, downloader: downloader)
         let slotsObserver = Locked<(@Sendable (_ waiting: Int, _ busy: Int) -> Void)?>(nil)
         self.slotsObserver = slotsObserver
         pixelMemory = PixelMemoryBudget(limit: configuration.pixelMemoryBytes)
@@ -155,7 +172,7 @@ final class ImageService: Sendable {
     /// What the playground page reads: the processing grammar, the formats, the signing mode.
     var playgroundCatalogue: PlaygroundCatalogue {
         PlaygroundCatalogue(
-            grammar: .standard, name: configuration.name, allowsUnsigned: configuration.allowUnsigned,
+            grammar: grammar, name: configuration.name, allowsUnsigned: configuration.allowUnsigned,
             formats: OutputFormat.allCases.filter(\.canEncode), negotiated: negotiable)
     }
 
@@ -207,20 +224,27 @@ final class ImageService: Sendable {
         }
         let source = request.source
         let processor = request.processor
+        let controls = request.controls
         let choice = FormatChoice.resolve(extensionFormat: request.format, accept: accept, negotiable: negotiable)
-        let key = request.keyStem + choice.keyComponent
+        // Results are kept per version of the source: a changed source has none of the old.
+        let version = try await sourceVersion(of: source)
+        let key = request.keyStem + choice.keyComponent + (version.map { " v\($0)" } ?? "")
         let varies = choice.variesWithAccept && !negotiable.isEmpty
+        func answer(_ image: ServedImage, _ level: ServiceMetrics.ResultLevel) -> Answer {
+            let exceeded = controls.maxBytes.flatMap { image.body.readableBytes > $0 ? $0 : nil }
+            return Answer(image: image, variesWithAccept: varies, level: level, expires: request.expires, exceededMaxBytes: exceeded)
+        }
         if let cached = resultMemory.value(forKey: key) {
             metrics.recordResult(from: .memory)
-            return Answer(image: cached, variesWithAccept: varies, level: .memory, expires: request.expires)
+            return answer(cached, .memory)
         }
         do {
             let (found, joined) = try await flights.value(for: key) { [self] in
-                try await produce(key: key, source: source, processor: processor, choice: choice)
+                try await produce(key: key, source: source, version: version, processor: processor, controls: controls, choice: choice)
             }
             let level = joined ? ServiceMetrics.ResultLevel.shared : found.1
             metrics.recordResult(from: level)
-            return Answer(image: found.0, variesWithAccept: varies, level: level, expires: request.expires)
+            return answer(found.0, level)
         } catch let error as ServiceError {
             throw error
         } catch is CancellationError {
@@ -244,40 +268,52 @@ final class ImageService: Sendable {
         if let format = request.format, !format.canEncode {
             throw ServiceError(.badRequest, "this build cannot encode \(format.rawValue): use another extension")
         }
-        let processor: ImageProcessorChain
+        let chain: ImageProcessorChain
         do {
-            processor =
+            chain =
                 try request.processing.map {
-                    try ImageProcessorSpec.processor(from: $0, maxStepCount: configuration.maxProcessingSteps)
+                    try grammar.processor(from: $0, maxStepCount: configuration.maxProcessingSteps)
                 } ?? ImageProcessorChain([])
         } catch {
             throw ServiceError(.badRequest, "\(error)")
+        }
+        if configuration.presetsOnly, let processing = request.processing,
+            let other = processing.components(separatedBy: "|>").first(where: {
+                !$0.trimmingCharacters(in: .whitespaces).hasPrefix("\(ProcessorStep.presetName)(")
+            })
+        {
+            throw ServiceError(.forbidden, "only presets are served here: '\(other.prefix(100))' is not preset(NAME)")
         }
         do {
             try policy.checkPrefix(of: request.source)
         } catch {
             throw ServiceError(.forbidden, "refused to fetch: \(error.description)")
         }
+        let processor = chain.withoutOutputControls
+        let controls = chain.outputControls
+        let qualities = configuration.formatQuality.sorted { $0.key < $1.key }.map { "\($0.key)\($0.value)" }.joined(separator: ",")
         return ParsedRequest(
-            source: request.source, processor: processor, format: request.format, expires: request.expires,
-            keyStem: "\(request.source.absoluteString) \(processor.identifier) q\(configuration.quality) ")
+            source: request.source, processor: processor, controls: controls, format: request.format, expires: request.expires,
+            keyStem:
+                "\(request.source.absoluteString) \(processor.identifier) q\(configuration.quality)\(qualities) \(controls.keyDescription) "
+        )
     }
 
-    private func checkSignature(of target: ImageURLPath) throws(ServiceError) {
+    func checkSignature(of target: ImageURLPath, covering prefix: String = "") throws(ServiceError) {
         if target.signature == "unsafe" {
             guard configuration.allowUnsigned else {
                 throw ServiceError(.forbidden, "unsigned URLs are not accepted: sign the path with the service's key")
             }
             return
         }
-        guard signers.contains(where: { $0.isValid(signature: target.signature, forPath: target.signedPart) }) else {
+        guard signers.contains(where: { $0.isValid(signature: target.signature, forPath: prefix + target.signedPart) }) else {
             throw ServiceError(.forbidden, "the signature does not match the path with any of the service's keys")
         }
     }
 
     /// Finds or makes the encoded result for `key`: run once per key at a time.
     private func produce(
-        key: String, source: URL, processor: ImageProcessorChain,
+        key: String, source: URL, version: String?, processor: ImageProcessorChain, controls: OutputControls,
         choice: FormatChoice
     ) async throws -> (ServedImage, ServiceMetrics.ResultLevel) {
         if let stored = try? resultDisk.value(forKey: key) {
@@ -298,7 +334,8 @@ final class ImageService: Sendable {
                     }
                     do {
                         return try await retrieveAndEncode(
-                            source: source, processor: processor, choice: choice, slot: slot, pixelMemory: account)
+                            source: source, version: version, processor: processor, controls: controls, choice: choice, slot: slot,
+                            pixelMemory: account)
                     } catch {
                         // However the refusal surfaced (a decoder's, a processor's, an encoder's error).
                         if let refusal = account.refusal { throw pixelMemoryError(refusal, source: source) }
@@ -319,10 +356,7 @@ final class ImageService: Sendable {
                 made = try await makeHere()
             }
         } catch is WorkSlots.Full {
-            metrics.recordRejection()
-            throw ServiceError(
-                .serviceUnavailable, "the service is busy: \(slots.lineLimit) requests are waiting already",
-                retryAfter: configuration.retryAfter)
+            throw lineFull()
         }
         resultMemory.store(value: made.0, forKey: key)
         do {
@@ -381,6 +415,14 @@ final class ImageService: Sendable {
         }
     }
 
+    /// `503` for a request turned away because the line for the slots is full, counted.
+    func lineFull() -> ServiceError {
+        metrics.recordRejection()
+        return ServiceError(
+            .serviceUnavailable, "the service is busy: \(slots.lineLimit) requests are waiting already",
+            retryAfter: configuration.retryAfter)
+    }
+
     /// `503` (`413` when the request alone needs more than the budget) for a request whose
     /// pixels did not fit the pixel memory budget.
     private func pixelMemoryError(_ refusal: PixelMemoryBudget.Refusal, source: URL) -> ServiceError {
@@ -393,49 +435,22 @@ final class ImageService: Sendable {
     }
 
     private func retrieveAndEncode(
-        source: URL, processor: ImageProcessorChain,
+        source: URL, version: String?, processor: ImageProcessorChain, controls: OutputControls,
         choice: FormatChoice, slot: RequestSlot, pixelMemory account: PixelMemoryBudget.Account
     ) async throws -> (ServedImage, ServiceMetrics.ResultLevel) {
-        do {
-            try await policy.checkAddress(of: source)
-        } catch {
-            throw error.unresolvable
-                ? ServiceError(.badGateway, error.description)
-                : ServiceError(.forbidden, "refused to fetch: \(error.description)")
-        }
-        metrics.recordProcessingRun()
-        let request = RetrievalRequest(
-            source: .network(KF.ImageResource(downloadURL: source)), processor: processor,
-            limits: RetrievalLimits(
-                maxPixelCount: configuration.maxSourcePixels, maxFrameCount: configuration.maxSourceFrames,
-                maxResultPixelCount: configuration.maxResultPixels, pixelMemory: account),
-            expiration: .days(configuration.diskCacheDays), redirectHandler: PolicyRedirects(policy: policy, source: source),
-            processingGate: slot)
-        let result: RetrievalResponse
-        do {
-            result = try await pipeline.retrieve(request)
-        } catch {
-            // Turned away by the slots (a full line), or cancelled: not the source's failure.
-            if let refusal = slot.refusal { throw refusal }
-            try Task.checkCancellation()
-            // The egress check refused where a hop's name led this time (DNS rebinding), or
-            // could not reach it: its reason, not the tunnel's.
-            if let failure = error.downloadFailure, case .proxyRefusedTunnel = failure.reason,
-                let refusal = egress?.refusal(for: failure.url)
-            {
-                throw refusal.status == 403
-                    ? ServiceError(.forbidden, "refused to fetch: \(refusal.reason)")
-                    : ServiceError(.badGateway, "fetching \(failure.url.absoluteString.prefix(300)): \(refusal.reason)")
-            }
-            throw ServiceError.retrieving(source, failedWith: error)
-        }
+        // An output keeping the source's EXIF needs the source's bytes, which a processed image
+        // from memory comes without: the original tiers or the source answer instead.
+        let result = try await retrieve(
+            source: source, version: version, processor: processor, slot: slot, pixelMemory: account,
+            from: controls.keepsMetadata ? originalsPipeline : pipeline)
         // A processed image from memory still needs a slot for its encoding.
         try await slot.hold()
         let image = result.image
         let format = try choice.outputFormat(
             width: image.pixelWidth, height: image.pixelHeight, sourceFormat: image.format, hasAlpha: image.hasAlpha)
         let served: ServedImage
-        let quality = CGFloat(configuration.quality) / 100
+        let options = controls.encodingOptions(
+            defaultQuality: configuration.quality(for: format), exif: controls.keptEXIF(of: result.originalData))
         do {
             // Encoding (AVIF especially) is long CPU work: on the cooperative pool it would hold
             // a thread that cached answers need.
@@ -443,7 +458,11 @@ final class ImageService: Sendable {
             // demand), and a cancelled request must not keep the slot's CPU for them.
             guard
                 let encoded = try await Self.encodingQueue.performInterruptibly({
-                    ServedImage(data: try image.encoded(as: format.fileFormat, compressionQuality: quality), format: format)
+                    guard let maxBytes = controls.maxBytes else {
+                        return ServedImage(data: try image.encoded(as: format.fileFormat, options: options), format: format)
+                    }
+                    return ServedImage(
+                        data: try image.encoded(as: format.fileFormat, options: options, maxBytes: maxBytes).data, format: format)
                 })
             else { throw CancellationError() }
             served = encoded
@@ -459,6 +478,92 @@ final class ImageService: Sendable {
             case .source: .source
             }
         return (served, level)
+    }
+
+    /// The retrieval of `source` through `pipeline` with `processor`, once its address is
+    /// allowed, within the service's limits, slot and redirect policy; a failure as the answer it
+    /// is.
+    func retrieve(
+        source: URL, version: String?, processor: any ImageProcessor, slot: RequestSlot,
+        pixelMemory account: PixelMemoryBudget.Account, from pipeline: RetrievalPipeline
+    ) async throws -> RetrievalResponse {
+        try await checkAddress(of: source)
+        metrics.recordProcessingRun()
+        var request = RetrievalRequest(
+            source: try retrievalSource(source, version: version), processor: processor,
+            limits: RetrievalLimits(
+                maxPixelCount: configuration.maxSourcePixels, maxFrameCount: configuration.maxSourceFrames,
+                maxResultPixelCount: configuration.maxResultPixels, pixelMemory: account),
+            expiration: .days(configuration.diskCacheDays), redirectHandler: PolicyRedirects(policy: policy, source: source),
+            processingGate: slot)
+        if source.scheme != LocalRoot.scheme {
+            // A fetch teaches the source's state its response's validators and freshness.
+            let freshness = self.freshness
+            request.caller = RetrievalCaller(mayStoreFetched: { loaded, requestTime in
+                if let response = loaded.response {
+                    freshness.learn(response, requestTime: requestTime, of: source, version: version ?? "")
+                }
+                return true
+            })
+        }
+        do {
+            return try await pipeline.retrieve(request)
+        } catch {
+            // Turned away by the slots (a full line): not the source's failure.
+            if let refusal = slot.refusal { throw refusal }
+            throw fetchError(error, source: source)
+        }
+    }
+
+    /// Whether `source`'s address may be fetched: `403` when the policy refuses it, `502` when
+    /// its name does not resolve.
+    func checkAddress(of source: URL) async throws(ServiceError) {
+        do {
+            try await policy.checkAddress(of: source)
+        } catch {
+            throw error.unresolvable
+                ? ServiceError(.badGateway, error.description)
+                : ServiceError(.forbidden, "refused to fetch: \(error.description)")
+        }
+    }
+
+    /// The answer for a failed fetch or retrieval of `source`.
+    func fetchError(_ error: any Error, source: URL) -> ServiceError {
+        if let error = error as? ServiceError { return error }
+        // Cancelled: the client's doing, not the source's failure.
+        if error is CancellationError || Task.isCancelled {
+            return ServiceError(.clientClosedRequest, "the client went away before the answer")
+        }
+        guard let error = error as? KingfisherError else { return ServiceError(.internalServerError, "\(error)") }
+        // The egress check refused where a hop's name led this time (DNS rebinding), or could
+        // not reach it: its reason, not the tunnel's.
+        if let failure = error.downloadFailure, case .proxyRefusedTunnel = failure.reason, let refusal = egress?.refusal(for: failure.url) {
+            return refusal.status == 403
+                ? ServiceError(.forbidden, "refused to fetch: \(refusal.reason)")
+                : ServiceError(.badGateway, "fetching \(failure.url.absoluteString.prefix(300)): \(refusal.reason)")
+        }
+        return ServiceError.retrieving(source, failedWith: error)
+    }
+
+    /// What the pipeline retrieves for `source`: a download, or a file under the local root
+    /// (resolved again now: what it names may have changed since the request was parsed).
+    private func retrievalSource(_ source: URL, version: String?) throws(ServiceError) -> Source {
+        guard source.scheme == LocalRoot.scheme else {
+            return .network(KF.ImageResource(downloadURL: source, cacheKey: Self.originalKey(of: source, version: version)))
+        }
+        guard let localRoot = policy.localRoot else { throw ServiceError(.forbidden, "local sources are not served here") }
+        let file: URL
+        do {
+            file = try localRoot.file(for: source)
+        } catch {
+            throw ServiceError(.forbidden, "refused to read: \(error.description)")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+        guard size <= configuration.maxSourceBytes else {
+            throw ServiceError(
+                .contentTooLarge, "the source \(source.absoluteString.prefix(200)) is \(size) bytes, over \(configuration.maxSourceBytes)")
+        }
+        return .provider(LocalFileImageDataProvider(fileURL: file, cacheKey: source.absoluteString))
     }
 
     private static let encodingQueue = DispatchQueue(label: "com.kingfisher-linux.serve.encoding", attributes: .concurrent)

@@ -87,6 +87,16 @@ struct ImageServiceResponder: HTTPResponder {
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return (Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: service.metrics.text()))), nil)
+        case _ where path.hasPrefix(ImageURLPath.infoPrefix + "/"):
+            let (json, etag) = try await service.info(forPath: path)
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            headers[.eTag] = etag
+            headers[.cacheControl] = "public, max-age=\(service.configuration.maxAge)"
+            if let condition = request.headers[.ifNoneMatch], Self.matches(condition, etag: etag) {
+                return (Response(status: .notModified, headers: headers), nil)
+            }
+            return (Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: json))), nil)
         default:
             let answer = try await service.image(forPath: path, accept: request.headers[.accept])
             return (imageResponse(answer, request: request), answer.level)
@@ -125,6 +135,9 @@ struct ImageServiceResponder: HTTPResponder {
         }
         headers[.cacheControl] = "public, max-age=\(maxAge)"
         if answer.variesWithAccept { headers[.vary] = "Accept" }
+        if let maxBytes = answer.exceededMaxBytes {
+            headers[Self.maxBytesExceeded] = "\(answer.image.body.readableBytes) bytes at the lowest quality, over \(maxBytes)"
+        }
         if let condition = request.headers[.ifNoneMatch], Self.matches(condition, etag: answer.image.etag) {
             return Response(status: .notModified, headers: headers)
         }
@@ -135,6 +148,9 @@ struct ImageServiceResponder: HTTPResponder {
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: answer.image.body))
     }
+
+    /// Said on an answer whose processing asked `maxbytes(N)` and whose lowest quality is larger.
+    static let maxBytesExceeded = HTTPField.Name("KF-Max-Bytes-Exceeded")!
 
     /// Whether an `If-None-Match` list names `etag` (weak comparison, RFC 9110 §13.1.2), or is `*`.
     static func matches(_ condition: String, etag: String) -> Bool {

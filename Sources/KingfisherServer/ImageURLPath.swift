@@ -71,7 +71,11 @@ public struct ImageURLPath: Sendable, Hashable {
         if let dot = encodedSource.lastIndex(of: ".") {
             let ext = encodedSource[encodedSource.index(after: dot)...]
             guard let named = OutputFormat(fileExtension: ext) else {
-                throw Problem(description: "unknown output format '.\(ext.prefix(16))': use jpg, png, webp, gif or avif")
+                let names = OutputFormat.allCases.map(\.rawValue)
+                throw Problem(
+                    description:
+                        "unknown output format '.\(ext.prefix(16))': use \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")"
+                )
             }
             format = named
             encodedSource = encodedSource[..<dot]
@@ -79,10 +83,11 @@ public struct ImageURLPath: Sendable, Hashable {
         guard let bytes = Base64URL.decode(encodedSource), let text = String(data: bytes, encoding: .utf8) else {
             throw Problem(description: "the source segment is not base64url without padding")
         }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            url.host?.isEmpty == false
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            (scheme == "http" || scheme == "https") && url.host?.isEmpty == false
+                || scheme == LocalRoot.scheme && (url.host ?? "").isEmpty && !url.path.isEmpty
         else {
-            throw Problem(description: "the source '\(text.prefix(200))' is not an absolute http or https URL")
+            throw Problem(description: "the source '\(text.prefix(200))' is not an absolute http or https URL, or local:///PATH")
         }
         return Decoded(processing: processing, expires: expires, source: url, format: format)
     }
@@ -101,6 +106,17 @@ public struct ImageURLPath: Sendable, Hashable {
         let ext = format.map { ".\($0.rawValue)" } ?? ""
         let signed = "/\(encodedProcessing)/\(Base64URL.encode(Data(source.absoluteString.utf8)))\(ext)"
         return "/\(signer?.signature(forPath: signed) ?? "unsafe")\(signed)"
+    }
+
+    /// The first segment of an info URL: `/info/{signature}/-/{source}`.
+    public static let infoPrefix = "/info"
+
+    /// The info path for `source` (`/info/{signature}/-/{source}`), whose signature covers
+    /// `/info/-/{source}`, so an image URL's signature does not open its source's metadata;
+    /// `unsafe` when `signer` is `nil`.
+    public static func makeInfo(source: URL, signer: URLSigner?) -> String {
+        let signed = "/-/\(Base64URL.encode(Data(source.absoluteString.utf8)))"
+        return "\(infoPrefix)/\(signer?.signature(forPath: infoPrefix + signed) ?? "unsafe")\(signed)"
     }
 
     /// Characters left as they are in the processing segment: unreserved ones, and the grammar's

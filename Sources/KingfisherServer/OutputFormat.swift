@@ -9,7 +9,7 @@ public struct OutputFormat: RawRepresentable, Hashable, Sendable {
     /// The library's format.
     public let fileFormat: ImageFileFormat
 
-    /// The usual extension (`jpg`, `png`, `webp`, `gif`, `avif`).
+    /// The usual extension (`jpg`, `png`, `webp`, `gif`, `avif`, `jxl`).
     public var rawValue: String { fileFormat.fileExtension ?? fileFormat.rawValue.lowercased() }
 
     private init(unchecked fileFormat: ImageFileFormat) {
@@ -57,7 +57,9 @@ public struct OutputFormat: RawRepresentable, Hashable, Sendable {
         encodable: (OutputFormat) -> Bool = { $0.canEncode }
     ) -> OutputFormat {
         let fallback: OutputFormat = hasAlpha ? .png : .jpg
-        guard let same = OutputFormat(format), encodable(same) else { return fallback }
+        // Most browsers do not show JPEG XL: such a source is answered as JPEG XL only when the
+        // URL or Accept asks for it.
+        guard format != .JXL, let same = OutputFormat(format), encodable(same) else { return fallback }
         return same
     }
 

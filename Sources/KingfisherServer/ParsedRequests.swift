@@ -8,7 +8,10 @@ import Kingfisher
 /// source, the processor chain, the named format and the result key's stem.
 struct ParsedRequest: Sendable {
     var source: URL
+    /// The steps that make the pixels.
     var processor: ImageProcessorChain
+    /// What the output steps ask of the encoding.
+    var controls: OutputControls
     var format: OutputFormat?
     /// When the URL stops being served (its `expires(…)` step); checked on every request, since
     /// the parse is kept.

@@ -66,9 +66,9 @@ struct PlaygroundCatalogue: Encodable {
             label: argument.label, placeholder: argument.placeholder, kind: "", optional: argument.isOptional,
             default: argument.defaultValue)
         switch argument.kind {
-        case .size:
+        case .size, .freeSize:
             described.kind = "size"
-            described.min = 1
+            if case .freeSize = argument.kind { described.min = 0 } else { described.min = 1 }
             described.max = Double(ImageProcessorSpec.maxSize)
         case .number(let range, let step):
             described.kind = "number"
@@ -87,6 +87,11 @@ struct PlaygroundCatalogue: Encodable {
             described.kind = "corners"
         case .anchor:
             described.kind = "anchor"
+        case .gravity:
+            // The named gravities; a focal point (focus:X:Y) is typed into the spec.
+            described.kind = "choice"
+            described.options = CropGravity.named.map(\.name)
+            described.labels = [:]
         }
         return described
     }

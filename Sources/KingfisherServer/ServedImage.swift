@@ -21,7 +21,12 @@ struct ServedImage: Sendable, CacheCostCalculable, DataTransformable {
     init(data: Data, format: OutputFormat) {
         body = ByteBuffer(bytes: data)
         self.format = format
-        etag = "\"\(Base64URL.encode(SHA256.hash(data: data).prefix(18)))\""
+        etag = Self.etag(of: data)
+    }
+
+    /// The entity tag of a body: `"…"`, base64url of the first 18 bytes of its SHA-256.
+    static func etag(of data: Data) -> String {
+        "\"\(Base64URL.encode(SHA256.hash(data: data).prefix(18)))\""
     }
 
     var cacheCost: Int { body.readableBytes }

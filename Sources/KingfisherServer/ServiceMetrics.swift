@@ -26,8 +26,21 @@ final class ServiceMetrics: Sendable {
         case redis
     }
 
+    /// How asking an origin about a stale source ended.
+    enum Revalidation: String, CaseIterable, Sendable {
+        /// `304`: the source is unchanged, every result kept.
+        case notModified = "not_modified"
+        /// A new body: a new version of the source.
+        case changed
+        /// The origin could not answer; the stale source stays in use.
+        case staleServed = "stale_served"
+        /// The origin could not answer, or answered an error, and the request failed.
+        case failed
+    }
+
     let registry = PrometheusCollectorRegistry()
     private let latency: DurationHistogram
+    private let revalidations: [Revalidation: Counter]
     private let bytesOut: Counter
     private let levels: [ResultLevel: Counter]
     private let fetches: Counter
@@ -64,6 +77,15 @@ final class ServiceMetrics: Sendable {
                 labels: [("level", level.rawValue)])
         }
         self.levels = levels
+        var revalidations: [Revalidation: Counter] = [:]
+        for outcome in Revalidation.allCases {
+            revalidations[outcome] = registry.makeCounter(
+                descriptor: MetricNameDescriptor(
+                    namespace: "kf", metricName: "source_revalidations", unitName: "total",
+                    helpText: "Stale sources asked about at their origin, by outcome."),
+                labels: [("outcome", outcome.rawValue)])
+        }
+        self.revalidations = revalidations
         fetches = registry.makeCounter(
             descriptor: MetricNameDescriptor(
                 namespace: "kf", metricName: "source_fetches", unitName: "total", helpText: "Source downloads that ended."))
@@ -118,6 +140,10 @@ final class ServiceMetrics: Sendable {
 
     func recordResult(from level: ResultLevel) {
         levels[level]?.increment()
+    }
+
+    func recordRevalidation(_ outcome: Revalidation) {
+        revalidations[outcome]?.increment()
     }
 
     func recordFetch(failed: Bool) {

@@ -17,6 +17,8 @@ struct SourcePolicy: Sendable {
     var allowsPrivateNetworks: Bool
     /// Prefixes whose sources may be on private networks even when others may not.
     var trustedPrivatePrefixes: [SourcePrefix]
+    /// Where `local:///path` sources are read from; `nil`: they are refused.
+    var localRoot: LocalRoot? = nil
 
     /// Why the service refuses to fetch a URL; the text is the one-line answer.
     struct Refusal: Error, Sendable, CustomStringConvertible {
@@ -29,6 +31,11 @@ struct SourcePolicy: Sendable {
     /// Checks the source URL of a request against the allowed prefixes: every request, cached
     /// or not, since the settings may have changed since a result was cached.
     func checkPrefix(of url: URL) throws(Refusal) {
+        if url.scheme == LocalRoot.scheme {
+            guard let localRoot else { throw Refusal(description: "local sources are not served here (no --local-root)") }
+            _ = try localRoot.file(for: url)
+            return
+        }
         if !allowedPrefixes.isEmpty, !allowedPrefixes.contains(where: { $0.contains(url) }) {
             throw Refusal(description: "the source \(url.absoluteString.prefix(200)) is outside the allowed sources")
         }
@@ -37,6 +44,7 @@ struct SourcePolicy: Sendable {
     /// Checks where a source is before it is fetched: only a fetch can reach a private network,
     /// so results already cached are served without resolving the host again.
     func checkAddress(of source: URL) async throws(Refusal) {
+        if source.scheme == LocalRoot.scheme { return }
         try await checkAddress(of: source, trusted: trustedPrivatePrefixes.contains { $0.contains(source) })
     }
 

@@ -4,6 +4,7 @@
 import ArgumentParser
 import Foundation
 import Kingfisher
+import KingfisherServer
 
 /// `kf process INPUT --output OUT [--processor SPEC] [--format F] [--quality Q] [--max-pixels N]
 /// [--keep-color-profile]`.
@@ -39,6 +40,12 @@ struct ProcessCommand: ParsableCommand {
     @Flag(help: "Keep the input's colour profile and embed it in the output, instead of converting to sRGB.")
     var keepColorProfile = false
 
+    @Option(name: .customLong("watermark"), help: "A watermark image for watermark(NAME), as NAME=PATH (repeatable).")
+    var watermarks: [String] = []
+
+    @Option(name: .customLong("preset"), help: "A named processing chain for preset(NAME), as NAME=SPEC (repeatable).")
+    var presets: [String] = []
+
     func validate() throws {
         guard (0...1).contains(quality) else { throw ValidationError("--quality must be between 0 and 1") }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
@@ -48,9 +55,14 @@ struct ProcessCommand: ParsableCommand {
 
     /// The processor `--processor` names (the default processor without it). Bad specs are usage
     /// errors, found in `validate()` so the message shows this command's usage.
-    private func imageProcessor() throws -> any ImageProcessing {
+    private func imageProcessor() throws -> ImageProcessorChain {
+        // The service's settings make the grammar, so both read watermarks and presets alike.
+        var settings = ImageServerConfiguration()
+        for (name, path) in watermarks.map(ServeCommand.namedValue) { settings.watermarks[name] = path }
+        for (name, spec) in presets.map(ServeCommand.namedValue) { settings.presets[name] = spec }
         do {
-            return try processor.map { try ImageProcessorSpec.processor(from: $0) } ?? DefaultImageProcessor.default
+            let grammar = try settings.grammar()
+            return try processor.map { try grammar.processor(from: $0) } ?? ImageProcessorChain([])
         } catch {
             throw ValidationError("\(error)")
         }
@@ -72,10 +84,14 @@ struct ProcessCommand: ParsableCommand {
         do {
             let context = ImageProcessingContext(
                 imageCreatingOptions: ImageCreatingOptions(maxPixelCount: maxPixels, preserveColorProfile: keepColorProfile))
-            let image = try imageProcessor.process(.data(data), in: context)
-            encoded = try image.encoded(
-                as: outputFormat, compressionQuality: quality,
-                lossless: quality >= 1)
+            let image = try imageProcessor.withoutOutputControls.process(.data(data), in: context)
+            // The spec's output steps (quality(N), lossless, …) win over --quality.
+            let controls = imageProcessor.outputControls
+            var options = controls.encodingOptions(defaultQuality: Int((quality * 100).rounded()), exif: controls.keptEXIF(of: data))
+            options.lossless = controls.lossless || (quality >= 1 && controls.quality == nil)
+            encoded =
+                try controls.maxBytes.map { try image.encoded(as: outputFormat, options: options, maxBytes: $0).data }
+                ?? image.encoded(as: outputFormat, options: options)
         } catch {
             exitWithError("\(input): \(String(describing: error).split(separator: "\n")[0])", status: ExitStatus.refusedInput)
         }

@@ -64,6 +64,16 @@ struct ServeCommand: AsyncParsableCommand {
     var fetchTimeout: Double?
     @Option(help: "Seconds a source fetch may take in all (default: \(Int(defaults.maxFetchDuration))).")
     var maxFetchDuration: Double?
+    @Option(
+        name: .customLong("min-source-ttl"),
+        help: "Seconds a source is used at least before the origin is asked whether it changed (default: \(Int(defaults.minSourceTTL))).")
+    var minSourceTTL: Double?
+    @Option(
+        name: .customLong("max-source-ttl"),
+        help:
+            "Seconds a source is used at most before the origin is asked whether it changed, whatever its Cache-Control says (default: \(Int(defaults.maxSourceTTL)))."
+    )
+    var maxSourceTTL: Double?
     @Option(help: "Redirects a source may take (default: \(defaults.maxRedirects)).")
     var maxRedirects: Int?
     @Option(help: "The largest source in bytes before 413 (default: \(defaults.maxSourceBytes)).")
@@ -129,6 +139,24 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var leaseSeconds: Double?
 
+    @Option(name: .customLong("watermark"), help: "A watermark image for watermark(NAME), as NAME=PATH (repeatable).")
+    var watermarks: [String] = []
+
+    @Option(name: .customLong("preset"), help: "A named processing chain for preset(NAME), as NAME=SPEC (repeatable).")
+    var presets: [String] = []
+
+    @Flag(help: "Refuse (403) any processing other than preset(NAME) steps.")
+    var presetsOnly = false
+
+    @Flag(help: "Answer the EXIF position (GPS) of a source in /info.")
+    var infoGPS = false
+
+    @Option(help: "A directory whose files local:///PATH sources name (none may lead out of it).")
+    var localRoot: String?
+
+    @Option(help: "Quality by output format, as FORMAT=N,… (avif=60,webp=75,jpg=82), in place of --quality.")
+    var formatQuality: String?
+
     func run() async throws {
         var settings = ImageServerConfiguration()
         if let config {
@@ -188,6 +216,8 @@ struct ServeCommand: AsyncParsableCommand {
         set(maxConcurrentFetches, \.maxConcurrentFetches)
         set(fetchTimeout, \.fetchTimeout)
         set(maxFetchDuration, \.maxFetchDuration)
+        set(minSourceTTL, \.minSourceTTL)
+        set(maxSourceTTL, \.maxSourceTTL)
         set(maxRedirects, \.maxRedirects)
         set(maxSourceBytes, \.maxSourceBytes)
         set(maxSourcePixels, \.maxSourcePixels)
@@ -209,5 +239,23 @@ struct ServeCommand: AsyncParsableCommand {
         if let redis { settings.redis = redis }
         set(redisPrefix, \.redisPrefix)
         set(leaseSeconds, \.leaseSeconds)
+        for (name, path) in watermarks.map(Self.namedValue) { settings.watermarks[name] = path }
+        for (name, spec) in presets.map(Self.namedValue) { settings.presets[name] = spec }
+        if presetsOnly { settings.presetsOnly = true }
+        if infoGPS { settings.infoGPS = true }
+        set(localRoot, \.localRoot)
+        for pair in formatQuality.map({ $0.split(separator: ",").map(String.init) }) ?? [] {
+            let (format, value) = Self.namedValue(pair)
+            guard let quality = Int(value) else { exitWithError("--format-quality: '\(value)' is not a number", status: 64) }
+            settings.formatQuality[format.lowercased()] = quality
+        }
+    }
+
+    /// `NAME=VALUE` split at its first `=`; the process exits with 64 for anything else.
+    static func namedValue(_ text: String) -> (String, String) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            exitWithError("'\(text)' is not NAME=VALUE", status: 64)
+        }
+        return (String(text[..<equals]), String(text[text.index(after: equals)...]))
     }
 }

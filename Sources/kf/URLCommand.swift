@@ -9,14 +9,14 @@ import KingfisherServer
 struct URLCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "url",
-        abstract: "Print the kf serve path for a source URL: /SIGNATURE/PROCESSING/SOURCE[.EXT]."
+        abstract: "Print the kf serve path for a source URL: /SIGNATURE/PROCESSING/SOURCE[.EXT], or with --info /info/SIGNATURE/-/SOURCE."
     )
 
     @Argument(help: "The source URL (http or https).")
     var source: String
     @Option(help: "The processing, in `kf process --processor` form (default: none).")
     var processor: String?
-    @Option(help: "The output format: jpg, png, webp, gif or avif (default: negotiated).")
+    @Option(help: "The output format: jpg, png, webp, gif, avif or jxl (default: negotiated).")
     var format: String?
     @Option(help: "The signing key (or set KF_SERVE_KEY); without one the path says `unsafe`.")
     var key: String?
@@ -24,6 +24,8 @@ struct URLCommand: ParsableCommand {
     var expires: Int?
     @Option(help: "The time, in seconds since 1970, after which kf serve refuses the URL (in place of --expires).")
     var expiresAt: Int64?
+    @Flag(help: "The path of the source's information (JSON) instead of an image.")
+    var info = false
 
     func run() throws {
         guard let url = URL(string: source), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
@@ -34,7 +36,8 @@ struct URLCommand: ParsableCommand {
         var output: OutputFormat?
         if let format {
             guard let named = OutputFormat(fileExtension: format) else {
-                exitWithError("unknown format '\(format)': use jpg, png, webp, gif or avif", status: 64)
+                exitWithError(
+                    "unknown format '\(format)': use \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))", status: 64)
             }
             output = named
         }
@@ -49,6 +52,13 @@ struct URLCommand: ParsableCommand {
             ?? expiresAt.map { Date(timeIntervalSince1970: TimeInterval($0)) }
         // An empty key is no key, as kf serve reads it.
         let signingKey = (key ?? ProcessInfo.processInfo.environment["KF_SERVE_KEY"]).flatMap { $0.isEmpty ? nil : $0 }
+        if info {
+            guard processor == nil, format == nil, expires == nil, expiresAt == nil else {
+                exitWithError("--info takes no --processor, --format or expiry", status: 64)
+            }
+            print(ImageURLPath.makeInfo(source: url, signer: signingKey.map(URLSigner.init(key:))))
+            return
+        }
         print(
             ImageURLPath.make(
                 source: url, processing: processor, format: output,

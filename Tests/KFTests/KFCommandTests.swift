@@ -102,7 +102,7 @@ import Testing
 
     /// `kf process photo.png --output DIRECTORY/NAME OPTIONS…`, for `[NAME] + OPTIONS` that make
     /// a usage error: a quality out of range, an unknown extension, an unknown processor.
-    @Test(arguments: [["out.bin", "--quality", "5"], ["x.xyz"], ["out.bin", "--format", "png", "--processor", "sharpen(3)"]])
+    @Test(arguments: [["out.bin", "--quality", "5"], ["x.xyz"], ["out.bin", "--format", "png", "--processor", "emboss(3)"]])
     func badProcessArgumentsExit64(_ arguments: [String]) async throws {
         try await withTemporaryDirectory { directory in
             let input = Fixtures.directory.appendingPathComponent("photo.png").path
@@ -117,6 +117,8 @@ import Testing
         "crop(50x50,1,0)", "round(10)", "round(50%,32x32,tl+tr)", "border(#FF0000,3)", "border(#FF000080,3,8)",
         "blur(3)", "overlay(#0000FF,0.5)", "tint(#00FF0040)", "colors(0.1,1.1,0.8,0.3)", "blackwhite",
         "blend(multiply)", "blend(luminosity,0.8,#336699)", "resize(80x80,fit)|>round(8)|>blur(1)",
+        "resize(40x0,noenlarge)", "rotate(270)|>flip(v)", "extend(300x300,#FFFFFF)|>pad(4,#00000080)", "trim(30)",
+        "sharpen(1,2)|>pixelate(6)|>background(#336699)",
     ])
     func processRunsEverySpecForm(_ spec: String) async throws {
         try await withTemporaryDirectory { directory in
@@ -132,13 +134,42 @@ import Testing
         }
     }
 
+    @Test func processWritesJPEGXL() async throws {
+        try await withTemporaryDirectory { directory in
+            let output = directory.appendingPathComponent("out.bin")
+            let input = EditingFixtures.folder.directory.appendingPathComponent("photo.png").path
+            let run = try await ProcessRun.kf("process", input, "--format", "jxl", "--processor", "lossless", "--output", output.path)
+            #expect(run.status == 0, "\(run.stderr)")
+            let written = try KingfisherImage.decode(data: Data(contentsOf: output))
+            let photo = try KingfisherImage.decode(data: EditingFixtures.folder.data("photo.png"))
+            #expect(written.format == .JXL && written.pixels == photo.pixels)
+        }
+    }
+
+    @Test func processTakesWatermarksAndPresets() async throws {
+        try await withTemporaryDirectory { directory in
+            let logo = directory.appendingPathComponent("logo.png")
+            try KingfisherImage(width: 4, height: 4, pixels: [UInt8](repeating: 255, count: 64)).encoded(as: .PNG).write(to: logo)
+            let input = EditingFixtures.folder.directory.appendingPathComponent("photo.png").path
+            let output = directory.appendingPathComponent("out.png")
+            let run = try await ProcessRun.kf(
+                "process", input, "--watermark", "logo=\(logo.path)", "--preset", "marked=pad(2)|>watermark(logo,nw)",
+                "--processor", "preset(marked)", "--output", output.path)
+            #expect(run.status == 0, "\(run.stderr)")
+            let image = try KingfisherImage.decode(data: Data(contentsOf: output))
+            #expect(image.pixelWidth == 67 && Array(image.pixels[0..<4]) == [255, 255, 255, 255])
+            let bad = try await ProcessRun.kf("process", input, "--watermark", "logo", "--output", output.path)
+            #expect(bad.status == 64 && bad.stderr.contains("'logo' is not NAME=VALUE"), "\(bad.stderr)")
+        }
+    }
+
     @Test func badSpecExits64ShowingTheGrammar() async throws {
         try await withTemporaryDirectory { directory in
             let run = try await ProcessRun.kf(
                 "process", Fixtures.directory.appendingPathComponent("photo.png").path,
                 "--processor", "resize(10x10,stretch)", "--output", directory.appendingPathComponent("never.png").path)
             #expect(run.status == 64)
-            #expect(run.stderr.contains("mode must be fill, fit or none, not 'stretch'"))
+            #expect(run.stderr.contains("'stretch' is none of fit|fill|none, noenlarge"))
             #expect(run.stderr.contains("blend(MODE[,ALPHA][,#BG])"))
         }
     }

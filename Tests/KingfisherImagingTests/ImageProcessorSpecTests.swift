@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "", "sharpen(2)", "resize(100)", "resize(0x10)", "resize(10x10,stretch)", "blur(1e9)", "blur(abc)",
+        "", "emboss(2)", "resize(100)", "resize(0x0)", "resize(10x10,stretch)", "blur(1e9)", "blur(abc)",
         "crop(10x10,0.5)", "round(10,xx)", "border(red,2)", "overlay(#FF0000,2)", "colors(1,1,1)",
         "blend(glow)", "resize(10x10", "tint(#12345)", "resize(1000000x1000000)", "blur(nan)",
     ])
@@ -93,7 +93,26 @@ extension ImageProcessorSpecTests {
         let lines = ImageProcessorSpec.grammar.split(separator: "\n")
         #expect(lines.first == "SPEC is one or more steps joined by '|>':")
         let names = lines.dropFirst().map { $0.drop(while: { $0 == " " }).prefix(while: { $0.isLetter }) }
-        #expect(names == ["downsample", "resize", "crop", "round", "border", "blur", "overlay", "tint", "colors", "blackwhite", "blend"])
-        #expect(lines.dropFirst().allSatisfy { $0.dropFirst(35).hasSuffix("Processor") || $0.contains("Processor (") })
+        #expect(
+            names == [
+                "downsample", "resize", "crop", "fill", "round", "border", "blur", "overlay", "tint", "colors", "blackwhite", "blend",
+                "rotate", "flip", "extend", "pad", "trim", "sharpen", "pixelate", "background",
+                "quality", "progressive", "lossless", "effort", "maxbytes", "keep", "watermark", "dpr", "preset",
+            ])
+        #expect(
+            lines.dropFirst().allSatisfy {
+                $0.dropFirst(35).hasSuffix("Processor") || $0.contains("Processor (") || $0.contains("ProcessorChain (")
+            })
+    }
+}
+
+extension ImageProcessorSpecTests {
+    /// The command-line tool's documentation carries the grammar's text as it is.
+    @Test func theDocumentationListsTheGrammar() throws {
+        // Tests/Fixtures → the repository.
+        let repository = Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+        let page = try String(
+            contentsOf: repository.appendingPathComponent("Sources/kf/kf.docc/CommandLineTool.md"), encoding: .utf8)
+        #expect(page.contains("```\n\(ImageProcessorSpec.grammar)\n```"), "CommandLineTool.md should list:\n\(ImageProcessorSpec.grammar)")
     }
 }

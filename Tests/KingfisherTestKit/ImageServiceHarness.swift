@@ -126,7 +126,8 @@ package func testServiceConfiguration(directory: URL) -> ImageServerConfiguratio
     return configuration
 }
 
-/// A service's processing slots, as a test sees and drives them.
+/// A service's processing slots, as a test sees and drives them, and the clock its sources'
+/// freshness reads (stopped until a test moves it).
 package struct ObservedSlots: Sendable {
     /// The counts (requests waiting, slots busy) as the service last reported them.
     package let state = WaitableState<(waiting: Int, busy: Int)>((0, 0))
@@ -136,8 +137,11 @@ package struct ObservedSlots: Sendable {
     package let giveBack: @Sendable () -> Void
     /// The service's pixel memory budget: a test holds some of it as a request in processing would.
     package let pixelMemory: PixelMemoryBudget
+    /// What the service takes for now when it asks whether a source is still fresh.
+    package let sourceClock = TestClock()
 
     init(_ server: ImageServer) {
+        server.service.freshness.setClock(sourceClock.function)
         let state = self.state
         server.service.slotsObserver.withLock { $0 = { waiting, busy in state.update { $0 = (waiting, busy) } } }
         let slots = server.service.slots

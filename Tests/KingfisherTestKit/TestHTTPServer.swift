@@ -61,6 +61,8 @@ package final class TestHTTPServer: Sendable {
 
     package let stats = WaitableState(Stats())
     private let channel: any Channel
+    /// The open connections (plain HTTP only), for ``goAway()``.
+    private let connections = Locked<[ObjectIdentifier: any Channel]>([:])
     package let port: Int
     package let scheme: String
 
@@ -68,6 +70,7 @@ package final class TestHTTPServer: Sendable {
     /// the `openssl` command, offering HTTP/2 and HTTP/1.1 through ALPN.
     package init(tls: Bool = false) async throws {
         let stats = self.stats
+        let connections = self.connections
         scheme = tls ? "https" : "http"
         let sslContext = tls ? try Self.selfSignedContext() : nil
         if let sslContext {
@@ -91,7 +94,9 @@ package final class TestHTTPServer: Sendable {
                 .serverChannelOption(.backlog, value: 256)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
+                    connections.withLock { $0[ObjectIdentifier(channel)] = channel }
+                    channel.closeFuture.whenComplete { _ in _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) } }
+                    return channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                         try channel.pipeline.syncOperations.addHandler(Handler(stats: stats))
                     }
@@ -149,6 +154,13 @@ package final class TestHTTPServer: Sendable {
     /// Returns once `condition` holds for the counts (at once if it does already).
     package func wait(until condition: @escaping @Sendable (Stats) -> Bool) async throws {
         try await stats.wait(until: condition)
+    }
+
+    /// Stops listening and closes every open connection: the origin cannot be reached (plain
+    /// HTTP only).
+    package func goAway() async {
+        await shutdown()
+        for connection in connections.withLock({ Array($0.values) }) { try? await connection.close() }
     }
 
     package func shutdown() async {

@@ -37,9 +37,8 @@ const char *kf_svg_library_error(void);
 kf_svg_document *kf_svg_document_parse(const uint8_t *bytes, size_t size, char *error, size_t error_size);
 
 /// The document's size in CSS pixels at 96 DPI: its `width` and `height`, else its viewBox's,
-/// else 300 x 150 (a browser's default object size). `has_size` tells whether the document
-/// gave one of the first two.
-void kf_svg_document_size(const kf_svg_document *document, double *width, double *height, bool *has_size);
+/// else 300 x 150 (a browser's default object size).
+void kf_svg_document_size(const kf_svg_document *document, double *width, double *height);
 
 /// Releases the document (a renderer still running keeps its own reference).
 void kf_svg_document_free(kf_svg_document *document);

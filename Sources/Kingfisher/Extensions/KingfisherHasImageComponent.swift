@@ -75,70 +75,18 @@ extension KingfisherWrapper where Base: KingfisherImageSettable {
         completionHandler: ImageSettingCompletion?
     ) -> DownloadTask? {
         let target = base
-        let state = ImageTargetState.shared
-        guard let source else {
-            target.setImage(placeholder, options: parsed)
-            state.clear(for: target)
-            completionHandler?(.failure(.imageSettingError(reason: .emptySource)))
-            return nil
-        }
-        if !parsed.keepCurrentImageWhileLoading || target.getImage() == nil {
-            target.setImage(placeholder, options: parsed)
-        }
-        let identifier = state.begin(for: target)
-        var working = parsed
-        working.callbackQueue = .untouch
-        // Progressive previews show until the request's outcome does; both arrive on the main
-        // actor, so a preview decoded late never covers the final image.
-        let ended = Locked(false)
-        if let progressive = parsed.progressiveJPEG {
-            working.progressiveImageSetter = { preview in
-                Self.onMainActor {
-                    guard !ended.withLock({ $0 }), state.identifier(for: target) == identifier else { return }
-                    switch progressive.onImageUpdated(preview) ?? .default {
-                    case .default: target.setImage(preview, options: parsed)
-                    case .keepCurrent: break
-                    case .replace(let replacement): target.setImage(replacement, options: parsed)
-                    }
-                }
-            }
-        }
-        var progress: DownloadProgressBlock?
-        if let progressOnMain {
-            progress = { received, total in
-                Self.onMainActor {
-                    guard state.identifier(for: target) == identifier else { return }
-                    progressOnMain(received, total)
-                }
-            }
-        }
-        let retrieval = KingfisherManager.shared.retrieve(
-            source, options: working, progressBlock: progress,
-            downloadTaskUpdated: nil
-        ) { result in
-            // A memory hit (or a synchronous disk read) arrives on the main thread: set it now,
-            // so the placeholder never shows for a cached image.
-            Self.onMainActor {
-                ended.withLock { $0 = true }
-                guard state.identifier(for: target) == identifier else {
-                    let stale = KingfisherError.imageSettingError(
-                        reason: .notCurrentSourceTask(
-                            result: try? result.get(), error: result.failureError, source: source))
-                    completionHandler?(.failure(stale))
-                    return
-                }
-                state.finish(for: target, identifier: identifier)
-                switch result {
-                case .success(let value):
-                    target.setImage(value.image, options: parsed)
-                case .failure:
-                    if case .some(let failureImage) = parsed.onFailureImage { target.setImage(failureImage, options: parsed) }
-                }
-                completionHandler?(result)
-            }
-        }
-        state.attach(retrieval, to: target, identifier: identifier)
-        return retrieval.downloadTask
+        let presentation = ImageSettingPresentation(
+            isShowingImage: { target.getImage() != nil },
+            showPlaceholder: { target.setImage(placeholder, options: parsed) },
+            showPreview: { target.setImage($0, options: parsed) },
+            showResult: { result, done in
+                target.setImage(result.image, options: parsed)
+                done()
+            },
+            showFailureImage: { target.setImage($0, options: parsed) })
+        return ImageSetting.start(
+            source: source, on: target, presentation: presentation, parsedOptions: parsed, progress: progressOnMain,
+            completionHandler: completionHandler)
     }
 
     /// Loads the image of `resource` (a file URL is read from disk). See the source form.
@@ -193,33 +141,13 @@ extension KingfisherWrapper where Base: KingfisherImageSettable {
         setImage(with: provider, placeholder: placeholder, options: options, progressBlock: nil, completionHandler: completionHandler)
     }
 
-    /// Runs `body` on the main actor: inline when already there (on the main queue, which is
-    /// the main actor's executor on Linux, whichever thread drains it), else queued on the main
-    /// queue. Queued, not a task: tasks of different priorities may run out of order, and a
-    /// progressive preview must not be overtaken by the final image it precedes.
-    nonisolated private static func onMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
-        if MainQueue.isCurrent {
-            MainActor.assumeIsolated(body)
-        } else {
-            DispatchQueue.main.async { MainActor.assumeIsolated(body) }
-        }
-    }
-
     /// Cancels the current request's work (its handler gets a cancellation error).
     public func cancelDownloadTask() {
-        ImageTargetState.shared.retrieval(for: base)?.cancel()
+        ImageSetting.cancel(on: base)
     }
 
     /// The identifier of the current request; `nil` when none was made or a `nil` source was set.
     public var taskIdentifier: Source.Identifier.Value? {
-        ImageTargetState.shared.identifier(for: base)
-    }
-}
-
-extension Result {
-    /// The error of a failure.
-    var failureError: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
+        ImageSetting.taskIdentifier(of: base)
     }
 }

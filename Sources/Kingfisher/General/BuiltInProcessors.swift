@@ -18,6 +18,17 @@ extension TintImageProcessor: ImageProcessor {}
 extension ColorControlsProcessor: ImageProcessor {}
 extension BlackWhiteProcessor: ImageProcessor {}
 extension BlendImageProcessor: ImageProcessor {}
+extension RotatingImageProcessor: ImageProcessor {}
+extension FlippingImageProcessor: ImageProcessor {}
+extension ExtendingImageProcessor: ImageProcessor {}
+extension PaddingImageProcessor: ImageProcessor {}
+extension TrimmingImageProcessor: ImageProcessor {}
+extension SharpeningImageProcessor: ImageProcessor {}
+extension PixelatingImageProcessor: ImageProcessor {}
+extension BackgroundImageProcessor: ImageProcessor {}
+extension WatermarkImageProcessor: ImageProcessor {}
+extension DevicePixelRatioProcessor: ImageProcessor {}
+extension ColorProfileKeepingProcessor: ImageProcessor {}
 
 extension KingfisherParsedOptionsInfo {
     /// The scale and limits processors run with.

@@ -33,7 +33,8 @@ extension KF {
     public final class Builder: KFOptionSetter, Sendable {
         private struct State {
             var options: KingfisherParsedOptionsInfo
-            var placeholder: KFCrossPlatformImage?
+            /// An image, or a view layer's placeholder (KingfisherGTK's widgets).
+            var placeholder: (any Sendable)?
         }
 
         /// The source to load; `nil` fails with `emptySource`.
@@ -54,7 +55,7 @@ extension KF {
         }
 
         /// The image shown while loading. Default `nil`.
-        public var placeholder: KFCrossPlatformImage? { state.withLock { $0.placeholder } }
+        public var placeholder: KFCrossPlatformImage? { state.withLock { $0.placeholder as? KFCrossPlatformImage } }
 
         /// The image shown while loading.
         public func placeholder(_ image: KFCrossPlatformImage?) -> Self {
@@ -62,23 +63,43 @@ extension KF {
             return self
         }
 
-        /// Kingfisher's transitions animate on Apple platforms; there is nothing to animate
-        /// here, so they are accepted and have no effect.
-        @available(*, deprecated, message: "no effect on Linux: there are no transitions")
-        public func fade(duration: TimeInterval) -> Self { self }
+        /// A view layer's placeholder (KingfisherGTK's `Placeholder`: an image or a widget),
+        /// kept here for its `set(to:)`; it replaces ``placeholder``.
+        package var viewPlaceholder: (any Sendable)? {
+            get { state.withLock { $0.placeholder } }
+            set { state.withLock { $0.placeholder = newValue } }
+        }
+
+        /// How a view shows the loaded image (see ``KingfisherOptionsInfoItem/transition(_:)``).
+        public func transition(_ transition: ImageTransition) -> Self {
+            options.transition = transition
+            return self
+        }
+
+        /// A cross-fade of `duration` seconds: `transition(.fade(duration))`.
+        public func fade(duration: TimeInterval) -> Self { transition(.fade(duration)) }
 
         /// Loads the image into `target`, as `target.kf.setImage`; the delegates
         /// (``KFOptionSetter/onSuccess(_:)`` and the others) run on the main actor.
         @MainActor
         @discardableResult
         public func set<Target: KingfisherImageSettable>(to target: Target) -> DownloadTask? {
-            let (progress, success, failure) = (onProgressDelegate, onSuccessDelegate, onFailureDelegate)
-            var onProgress: (@MainActor @Sendable (Int64, Int64) -> Void)?
-            if progress.isSet { onProgress = { received, total in _ = progress((received, total)) } }
-            return target.kf.setImage(
+            target.kf.setImage(
                 with: source, placeholder: placeholder, parsedOptions: options,
-                progress: onProgress
-            ) { result in
+                progress: progressOnMainActor, completionHandler: completionCallingDelegates)
+        }
+
+        /// The progress delegate, for the main actor; `nil` when unset.
+        package var progressOnMainActor: (@MainActor @Sendable (Int64, Int64) -> Void)? {
+            let progress = onProgressDelegate
+            guard progress.isSet else { return nil }
+            return { received, total in _ = progress((received, total)) }
+        }
+
+        /// A completion handler calling the success or failure delegate.
+        package var completionCallingDelegates: ImageSettingCompletion {
+            let (success, failure) = (onSuccessDelegate, onFailureDelegate)
+            return { result in
                 switch result {
                 case .success(let value): _ = success(value)
                 case .failure(let error): _ = failure(error)

@@ -119,10 +119,8 @@ extension KFOptionSetter {
     }
     /// See ``KingfisherOptionsInfoItem/lowDataMode(_:)``: kept, never used on Linux.
     public func lowDataModeSource(_ source: Source?) -> Self { changing { $0.lowDataModeSource = source } }
-    /// Kingfisher animates cached images too with this; there are no transitions here, so it is
-    /// accepted and has no effect.
-    @available(*, deprecated, message: "no effect on Linux: there are no transitions")
-    public func forceTransition(_ enabled: Bool = true) -> Self { self }
+    /// See ``KingfisherOptionsInfoItem/forceTransition``.
+    public func forceTransition(_ enabled: Bool = true) -> Self { changing { $0.forceTransition = enabled } }
     /// See ``KingfisherOptionsInfoItem/onFailureImage(_:)``.
     public func onFailureImage(_ image: KFCrossPlatformImage?) -> Self { changing { $0.onFailureImage = .some(image) } }
     /// See ``KingfisherOptionsInfoItem/keepCurrentImageWhileLoading``.
@@ -195,16 +193,59 @@ extension KFOptionSetter {
     public func cropping(size: CGSize, anchor: CGPoint = CGPoint(x: 0.5, y: 0.5)) -> Self {
         appendProcessor(CroppingImageProcessor(size: size, anchor: anchor))
     }
+    /// Appends a `CroppingImageProcessor` keeping the part `gravity` says.
+    public func cropping(size: CGSize, gravity: CropGravity) -> Self {
+        appendProcessor(CroppingImageProcessor(size: size, gravity: gravity))
+    }
+    /// Appends a `ResizingImageProcessor` filling `size` and a `CroppingImageProcessor` cutting
+    /// it to `size` where `gravity` says (default the centre): the grammar's `fill`.
+    public func filling(size: CGSize, gravity: CropGravity = .center) -> Self {
+        resizing(referenceSize: size, mode: .aspectFill).cropping(size: size, gravity: gravity)
+    }
     /// A `DownsamplingImageProcessor`: replaces the default processor (so the image is
     /// decoded straight to the small size), else is appended.
     public func downsampling(size: CGSize) -> Self {
         let downsampler = DownsamplingImageProcessor(size: size)
         return options.processor.identifier.isEmpty ? setProcessor(downsampler) : appendProcessor(downsampler)
     }
-    /// Appends a `ResizingImageProcessor`; `mode` default `.none`.
-    public func resizing(referenceSize: CGSize, mode: ContentMode = .none) -> Self {
-        appendProcessor(ResizingImageProcessor(referenceSize: referenceSize, mode: mode))
+    /// Appends a `ResizingImageProcessor`; `mode` default `.none`, `upscale` default `true`.
+    public func resizing(referenceSize: CGSize, mode: ContentMode = .none, upscale: Bool = true) -> Self {
+        appendProcessor(ResizingImageProcessor(referenceSize: referenceSize, mode: mode, upscale: upscale))
     }
+    /// Appends a `RotatingImageProcessor` (clockwise `degrees`, a multiple of 90).
+    public func rotating(degrees: Int) -> Self { appendProcessor(RotatingImageProcessor(degrees: degrees)) }
+    /// Appends a `FlippingImageProcessor`.
+    public func flipping(_ direction: FlipDirection) -> Self { appendProcessor(FlippingImageProcessor(direction: direction)) }
+    /// Appends an `ExtendingImageProcessor`; `backgroundColor` default `nil` (transparent).
+    public func extending(to size: CGSize, backgroundColor: KFCrossPlatformColor? = nil) -> Self {
+        appendProcessor(ExtendingImageProcessor(size: size, backgroundColor: backgroundColor))
+    }
+    /// Appends a `PaddingImageProcessor`; `backgroundColor` default `nil` (transparent).
+    public func padding(
+        top: CGFloat, right: CGFloat, bottom: CGFloat, left: CGFloat, backgroundColor: KFCrossPlatformColor? = nil
+    ) -> Self {
+        appendProcessor(PaddingImageProcessor(top: top, right: right, bottom: bottom, left: left, backgroundColor: backgroundColor))
+    }
+    /// Appends a `TrimmingImageProcessor`; `threshold` default 10, `color` default the top-left pixel's.
+    public func trimming(threshold: Int = TrimmingImageProcessor.defaultThreshold, color: KFCrossPlatformColor? = nil) -> Self {
+        appendProcessor(TrimmingImageProcessor(threshold: threshold, color: color))
+    }
+    /// Appends a `SharpeningImageProcessor`; `amount` default 1.
+    public func sharpening(sigma: CGFloat, amount: CGFloat = 1) -> Self {
+        appendProcessor(SharpeningImageProcessor(sigma: sigma, amount: amount))
+    }
+    /// Appends a `PixelatingImageProcessor`.
+    public func pixelating(blockSize: CGFloat) -> Self { appendProcessor(PixelatingImageProcessor(blockSize: blockSize)) }
+    /// Appends a `WatermarkImageProcessor`; `position` default the centre, `opacity` default 1,
+    /// `scale` default `nil` (the watermark's own size).
+    public func watermark(
+        _ watermark: Watermark, position: WatermarkPosition = .anchor(CGPoint(x: 0.5, y: 0.5)), opacity: CGFloat = 1,
+        scale: CGFloat? = nil
+    ) -> Self {
+        appendProcessor(WatermarkImageProcessor(watermark: watermark, position: position, opacity: opacity, scale: scale))
+    }
+    /// Appends a `BackgroundImageProcessor`.
+    public func background(color: KFCrossPlatformColor) -> Self { appendProcessor(BackgroundImageProcessor(color: color)) }
 
     // MARK: Serialization and modification
 

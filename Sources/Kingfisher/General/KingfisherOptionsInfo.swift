@@ -94,6 +94,11 @@ public enum KingfisherOptionsInfoItem: Sendable {
     /// Image targets keep their current image while loading instead of showing the
     /// placeholder. Default off.
     case keepCurrentImageWhileLoading
+    /// How an image view shows a loaded image (KingfisherGTK's views animate it). Default
+    /// ``ImageTransition/none``.
+    case transition(ImageTransition)
+    /// Runs the transition for images from the memory cache too. Default off.
+    case forceTransition
     /// Also cache the original data (under the unprocessed key, in ``originalCache(_:)``) when
     /// a processor is set, so another processor can start from it without the network.
     /// Default off.
@@ -128,7 +133,13 @@ public enum KingfisherOptionsInfoItem: Sendable {
 /// The parsed form of ``KingfisherOptionsInfo``: one property per option, with defaults.
 public struct KingfisherParsedOptionsInfo: Sendable {
     /// See ``KingfisherOptionsInfoItem/scaleFactor(_:)``. Default 1.0.
-    public var scaleFactor: CGFloat = 1.0
+    public var scaleFactor: CGFloat {
+        get { givenScaleFactor ?? 1.0 }
+        set { givenScaleFactor = newValue }
+    }
+
+    /// The scale factor the options set, if any: a view layer uses its screen's otherwise.
+    package var givenScaleFactor: CGFloat?
     /// See ``KingfisherOptionsInfoItem/preloadAllAnimationData``. Default `false`.
     public var preloadAllAnimationData = false
     /// See ``KingfisherOptionsInfoItem/onlyLoadFirstFrame``. Default `false`.
@@ -203,6 +214,10 @@ public struct KingfisherParsedOptionsInfo: Sendable {
     public var imageModifier: (any ImageModifier)?
     /// See ``KingfisherOptionsInfoItem/keepCurrentImageWhileLoading``. Default `false`.
     public var keepCurrentImageWhileLoading = false
+    /// See ``KingfisherOptionsInfoItem/transition(_:)``. Default ``ImageTransition/none``.
+    public var transition: ImageTransition = .none
+    /// See ``KingfisherOptionsInfoItem/forceTransition``. Default `false`.
+    public var forceTransition = false
     /// See ``KingfisherOptionsInfoItem/cacheOriginalImage``. Default `false`.
     public var cacheOriginalImage = false
     /// See ``KingfisherOptionsInfoItem/onFailureImage(_:)``. Default `nil` (unset).
@@ -260,6 +275,8 @@ public struct KingfisherParsedOptionsInfo: Sendable {
             case .onlyFromCache: onlyFromCache = true
             case .imageModifier(let value): imageModifier = value
             case .keepCurrentImageWhileLoading: keepCurrentImageWhileLoading = true
+            case .transition(let value): transition = value
+            case .forceTransition: forceTransition = true
             case .cacheOriginalImage: cacheOriginalImage = true
             case .onFailureImage(let value): onFailureImage = .some(value)
             case .alsoPrefetchToMemory: alsoPrefetchToMemory = true

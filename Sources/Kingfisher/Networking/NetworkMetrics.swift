@@ -72,7 +72,7 @@ public struct ImageLoadingResult: Sendable {
     /// The response it came in, for the manager's HTTP caching; `nil` for a result made by
     /// other code (an ``ImageDownloader`` subclass), which is then cached as if the response
     /// said nothing.
-    let response: TransportResponse?
+    package let response: TransportResponse?
 
     /// Creates a result, as the downloader does (and a test or a custom loader may).
     ///

@@ -212,7 +212,7 @@ public struct RetrievalPipeline: Sendable {
 
     /// The value of the download `start` starts, told to `started` as it starts, and cancelled
     /// with the calling task.
-    private static func downloading<Value: Sendable>(
+    static func downloading<Value: Sendable>(
         startedBy started: (@Sendable (DownloadTask) -> Void)?,
         _ start: (@escaping @Sendable (Result<Value, KingfisherError>) -> Void) -> DownloadTask
     ) async throws(KingfisherError) -> Value {

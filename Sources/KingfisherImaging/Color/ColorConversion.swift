@@ -111,3 +111,18 @@ enum ColorConversion {
         return LCMSTransform(profile, input: key.input).map { .transform($0) } ?? .unusable
     }
 }
+
+extension KingfisherImage {
+    /// This image with its pixels converted to sRGB when it carries a ``colorProfile`` (every
+    /// frame, as it is asked for); itself when it has none.
+    func convertedToSRGB() -> KingfisherImage {
+        guard let colorProfile else { return self }
+        let transform = ColorConversion.transform(icc: colorProfile.iccData, input: .rgba)
+        return mappingFrames(width: pixelWidth, height: pixelHeight, convertingToSRGB: true) { frame in
+            guard let transform else { return frame }
+            var pixels = frame
+            pixels.withUnsafeMutableBufferPointer { transform.convertInParallel($0.baseAddress!, count: $0.count / 4) }
+            return pixels
+        }
+    }
+}

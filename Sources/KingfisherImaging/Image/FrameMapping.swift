@@ -12,8 +12,10 @@ extension KingfisherImage {
     /// A processed image: every frame transformed by `transform` into `width` x `height` pixels,
     /// durations, loop count, scale and format kept, no original data. Frames held in memory are
     /// transformed now; frames decoded on demand are transformed when they are asked for.
+    /// `convertingToSRGB` says the transform brings the pixels to sRGB: the result has no
+    /// colour profile.
     func mappingFrames(
-        width: Int, height: Int, hasAlpha: Bool? = nil,
+        width: Int, height: Int, hasAlpha: Bool? = nil, convertingToSRGB: Bool = false,
         _ transform: @escaping @Sendable ([UInt8]) -> [UInt8]
     ) -> KingfisherImage {
         let first = ImageFrame(pixels: transform(pixels), duration: frameSource.duration(at: 0))
@@ -31,6 +33,6 @@ extension KingfisherImage {
             width: width, height: height, firstFrame: first, source: source, scale: scale,
             loopCount: loopCount, format: format, originalData: nil,
             hasAlpha: hasAlpha ?? self.hasAlpha, exifOrientation: exifOrientation,
-            colorProfile: colorProfile)
+            colorProfile: convertingToSRGB ? nil : colorProfile)
     }
 }

@@ -50,6 +50,12 @@ extension KingfisherWrapper where Base: KingfisherImage {
         let y = max(0, Int((rect.minY * base.scale).rounded()))
         let width = min(base.pixelWidth - x, Int((rect.width * base.scale).rounded()))
         let height = min(base.pixelHeight - y, Int((rect.height * base.scale).rounded()))
+        return cropped(x: x, y: y, width: width, height: height)
+    }
+
+    /// The `width` x `height` pixels from (`x`, `y`), which must lie in the image; the image
+    /// itself for the whole of it or nothing.
+    func cropped(x: Int, y: Int, width: Int, height: Int) -> KFCrossPlatformImage {
         guard width > 0, height > 0 else { return base }
         if width == base.pixelWidth && height == base.pixelHeight { return base }
         let sourceRowBytes = base.pixelWidth * 4

@@ -16,16 +16,26 @@ extension KingfisherImage {
     ///   - compressionQuality: 0…1 for JPEG, lossy WebP and lossy AVIF. Default 1.0.
     ///   - lossless: For WebP and AVIF, encode losslessly and ignore the quality. Default `false`.
     ///
-    /// An image with a ``colorProfile`` has it embedded (PNG, JPEG, WebP); GIF and AVIF output are sRGB values without one.
+    /// An image with a ``colorProfile`` has it embedded (PNG, JPEG, WebP); in other formats its
+    /// pixels are converted to sRGB first.
     public func encoded(as format: ImageFileFormat, compressionQuality: CGFloat = 1.0, lossless: Bool = false) throws -> Data {
-        let data = try encodedPixels(as: format, compressionQuality: compressionQuality, lossless: lossless)
-        guard let colorProfile else { return data }
-        return try ColorProfileEmbedding.embed(colorProfile, in: data, format: format == .unknown ? .PNG : format)
+        try encoded(as: format, options: ImageEncodingOptions(compressionQuality: compressionQuality, lossless: lossless))
     }
 
-    private func encodedPixels(as format: ImageFileFormat, compressionQuality: CGFloat, lossless: Bool) throws -> Data {
+    /// Encodes the image as `format` with `options` (quality, lossless, progressive or
+    /// interlaced, effort, EXIF), as ``encoded(as:compressionQuality:lossless:)`` describes; an
+    /// encoder of an application's own format takes the quality and `lossless` only.
+    public func encoded(as format: ImageFileFormat, options: ImageEncodingOptions) throws -> Data {
         let written = format == .unknown ? ImageFileFormat.PNG : format
-        guard let descriptor = written.descriptor, let encode = descriptor.encoder else {
+        // Formats the profile is not embedded in get the pixels in sRGB, as they are read.
+        let image = colorProfile == nil || MetadataEmbedding.embedsProfile(in: written) ? self : convertedToSRGB()
+        let pixels = try image.encodedPixels(as: format, options: options)
+        return try MetadataEmbedding.embed(icc: image.colorProfile?.iccData, exif: options.exif?.tiff, in: pixels, format: written)
+    }
+
+    private func encodedPixels(as format: ImageFileFormat, options: ImageEncodingOptions) throws -> Data {
+        let written = format == .unknown ? ImageFileFormat.PNG : format
+        guard let descriptor = written.descriptor, let encode = descriptor.encoding else {
             throw ImageCodingError.encodingFailed(format: format, detail: "\(format) encoding is not supported")
         }
         if let limit = descriptor.maxEncodedDimension, max(pixelWidth, pixelHeight) > limit {
@@ -33,7 +43,7 @@ extension KingfisherImage {
                 format: format,
                 detail: "\(descriptor.name) holds at most \(limit) pixels a side, and the image is \(pixelWidth)x\(pixelHeight)")
         }
-        return try encode(self, compressionQuality, lossless)
+        return try encode(self, options)
     }
 }
 

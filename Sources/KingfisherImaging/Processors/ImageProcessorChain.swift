@@ -19,8 +19,11 @@ public struct ImageProcessorChain: ImageProcessing {
         identifier = steps.map(\.identifier).joined(separator: "|>")
     }
 
-    /// Runs the first step on `item` and every later one on the image it produced.
+    /// Runs the first step on `item` and every later one on the image it produced, in the
+    /// context its ``ProcessingContextAdjusting`` steps make (`dpr(N)`, `keep(icc)`).
     public func process(_ item: ImageProcessItem, in context: ImageProcessingContext) throws -> KingfisherImage {
+        var context = context
+        for case let step as any ProcessingContextAdjusting in steps { try step.adjust(&context) }
         guard let first = steps.first else { return try DefaultImageProcessor.default.process(item, in: context) }
         var image = try first.process(item, in: context)
         for step in steps.dropFirst() {

@@ -9,22 +9,31 @@ import Foundation
 /// ``KingfisherImage/downsampled(data:maxPixelSize:options:)``), so shrinking a large image never
 /// holds it at full size; an output larger than the source is decoded at full size and enlarged.
 /// A result over the pixel limit throws ``ImageProcessingError/outputTooLarge(processor:width:height:frameCount:limit:)``.
+///
+/// A reference size with one side 0 leaves that side free: the other side decides and the aspect
+/// ratio is kept, whatever the mode. With ``upscale`` `false`, an image is never made larger
+/// than it is: it is left as it is when fitting or filling would enlarge it, and a stretched
+/// side is at most the source's.
 public struct ResizingImageProcessor: ImageProcessing {
-    /// `com.onevcat.Kingfisher.ResizingImageProcessor(<size>)`, with `, <mode>` unless `.none`.
+    /// `com.onevcat.Kingfisher.ResizingImageProcessor(<size>)`, with `, <mode>` unless `.none`,
+    /// and `, noenlarge` when ``upscale`` is `false`.
     public let identifier: String
-    /// The reference size in points.
+    /// The reference size in points; a side of 0 is free.
     public let referenceSize: CGSize
     /// How the image fits the reference size. Default `.none` (exactly the reference size).
     public let targetContentMode: ContentMode
+    /// Whether an image smaller than the reference size is enlarged. Default `true`, as
+    /// Kingfisher does.
+    public let upscale: Bool
 
-    /// Creates a resizing processor; `mode` defaults to `.none`.
-    public init(referenceSize: CGSize, mode: ContentMode = .none) {
+    /// Creates a resizing processor; `mode` defaults to `.none`, `upscale` to `true`.
+    public init(referenceSize: CGSize, mode: ContentMode = .none, upscale: Bool = true) {
         self.referenceSize = referenceSize
         self.targetContentMode = mode
+        self.upscale = upscale
         identifier =
-            mode == .none
-            ? "com.onevcat.Kingfisher.ResizingImageProcessor(\(referenceSize.identifierDescription))"
-            : "com.onevcat.Kingfisher.ResizingImageProcessor(\(referenceSize.identifierDescription), \(mode))"
+            "com.onevcat.Kingfisher.ResizingImageProcessor(\(referenceSize.identifierDescription)"
+            + (mode == .none ? "" : ", \(mode)") + (upscale ? "" : ", noenlarge") + ")"
     }
 
     /// Processes `item` as the type describes; a `.data` item is decoded straight to the output
@@ -54,7 +63,27 @@ public struct ResizingImageProcessor: ImageProcessing {
     /// the reference size fitted as the content mode says, in points, times the scale.
     private func outputSize(width: Int, height: Int, scale: CGFloat) -> (width: Int, height: Int) {
         let points = CGSize(width: CGFloat(width) / scale, height: CGFloat(height) / scale)
-        let target = points.kf.resize(to: referenceSize, for: targetContentMode)
+        var target = fitted(points)
+        if !upscale {
+            if targetContentMode == .none {
+                target = CGSize(width: min(target.width, points.width), height: min(target.height, points.height))
+            } else if target.width > points.width || target.height > points.height {
+                return (width, height)
+            }
+        }
         return ((target.width * scale).pixelLength(), (target.height * scale).pixelLength())
+    }
+
+    /// The reference size fitted to an image of `points` as the mode says, a free side given by
+    /// the other and the aspect ratio.
+    private func fitted(_ points: CGSize) -> CGSize {
+        switch (referenceSize.width, referenceSize.height) {
+        case (0, let side) where side > 0:
+            return CGSize(width: (points.width * side / points.height).rounded(), height: side)
+        case (let side, 0) where side > 0:
+            return CGSize(width: side, height: (points.height * side / points.width).rounded())
+        default:
+            return points.kf.resize(to: referenceSize, for: targetContentMode)
+        }
     }
 }

@@ -8,12 +8,12 @@ import Foundation
 ///
 /// Kept as JSON beside the original in the disk cache, and in memory; a `304` replaces the
 /// fields it carries and restarts the age.
-struct HTTPCacheRecord: Codable, Equatable, Sendable {
+package struct HTTPCacheRecord: Codable, Equatable, Sendable {
     /// The caching fields of the response, by lowercase name: `cache-control`, `expires`,
     /// `date`, `etag`, `last-modified`.
     var fields: [String: String]
     /// When the response arrived.
-    var responseTime: Date
+    package var responseTime: Date
     /// The response's age on arrival (RFC 9111 §4.2.3 `corrected_initial_age`), in seconds.
     var initialAge: TimeInterval
     /// The processor identifiers of the variants cached from this original (`""`: the original
@@ -23,16 +23,24 @@ struct HTTPCacheRecord: Codable, Equatable, Sendable {
     private static let keptFields = ["cache-control", "expires", "date", "etag", "last-modified"]
 
     /// The record for `response`, requested at `requestTime` and received at `responseTime`.
-    init(response: TransportResponse, requestTime: Date, responseTime: Date) {
+    package init(response: TransportResponse, requestTime: Date, responseTime: Date) {
         fields = [:]
         self.responseTime = responseTime
         initialAge = 0
         take(response, requestTime: requestTime, responseTime: responseTime)
     }
 
+    /// A record of `fields`, received at `responseTime` with no age: what is known of a
+    /// response without having it.
+    package init(fields: [String: String], responseTime: Date) {
+        self.fields = fields
+        self.responseTime = responseTime
+        initialAge = 0
+    }
+
     /// The record after a `304` for it: the 304's caching fields replace the stored ones
     /// (RFC 9111 §4.3.4), and the age restarts from the 304's.
-    func revalidated(by response: TransportResponse, requestTime: Date, responseTime: Date) -> HTTPCacheRecord {
+    package func revalidated(by response: TransportResponse, requestTime: Date, responseTime: Date) -> HTTPCacheRecord {
         var record = self
         record.take(response, requestTime: requestTime, responseTime: responseTime)
         return record
@@ -59,12 +67,12 @@ struct HTTPCacheRecord: Codable, Equatable, Sendable {
 
     /// The validators a revalidation sends; `nil` when the response had none (it can then only
     /// be downloaded again).
-    var validators: HTTPValidators? { HTTPValidators(entityTag: fields["etag"], lastModified: fields["last-modified"]) }
+    package var validators: HTTPValidators? { HTTPValidators(entityTag: fields["etag"], lastModified: fields["last-modified"]) }
 
     /// How long the response stays fresh from its creation, in seconds (RFC 9111 §4.2.1):
     /// `max-age`, else `Expires` minus `Date` (an invalid `Expires` means already stale), else a
     /// tenth of the time since `Last-Modified`, as browsers guess, else 0.
-    var freshnessLifetime: TimeInterval {
+    package var freshnessLifetime: TimeInterval {
         if let maxAge = cacheControl.maxAge { return TimeInterval(maxAge) }
         if let expires = fields["expires"] {
             guard let expiry = HTTPDate.parse(expires) else { return 0 }
@@ -77,7 +85,7 @@ struct HTTPCacheRecord: Codable, Equatable, Sendable {
     }
 
     /// The response's age at `now`, in seconds.
-    func age(at now: Date) -> TimeInterval {
+    package func age(at now: Date) -> TimeInterval {
         initialAge + max(0, now.timeIntervalSince(responseTime))
     }
 
@@ -86,9 +94,12 @@ struct HTTPCacheRecord: Codable, Equatable, Sendable {
         !cacheControl.noCache && age(at: now) < freshnessLifetime
     }
 
+    /// Whether the response said `no-cache`: every use must be revalidated first.
+    package var requiresRevalidation: Bool { cacheControl.noCache }
+
     /// Whether the response may be written to disk at all.
-    var isStorable: Bool { !cacheControl.noStore }
+    package var isStorable: Bool { !cacheControl.noStore }
 
     /// Whether a stale copy may be used when its revalidation cannot reach the origin.
-    var mayServeStale: Bool { !cacheControl.mustRevalidate && !cacheControl.noCache }
+    package var mayServeStale: Bool { !cacheControl.mustRevalidate && !cacheControl.noCache }
 }

@@ -9,11 +9,11 @@ import Foundation
 
 /// The validators of a stored response (RFC 9110 §8.8), which a conditional request sends back
 /// so that the origin can answer `304 Not Modified` instead of the body.
-struct HTTPValidators: Hashable, Sendable, Codable {
+package struct HTTPValidators: Hashable, Sendable, Codable {
     /// The `ETag`, as received (quotes and `W/` included).
-    var entityTag: String?
+    package var entityTag: String?
     /// The `Last-Modified` date, as received.
-    var lastModified: String?
+    package var lastModified: String?
 
     /// The validators of a response's fields; `nil` when it has neither.
     init?(entityTag: String?, lastModified: String?) {

@@ -16,7 +16,10 @@ enum AVIFEncoder {
     /// Encodes the first frame. `quality` (0…1, clamped) maps linearly onto AV1 quantizer 63…0;
     /// qualities of 0.9 and above keep full chroma resolution (4:4:4), lower ones use 4:2:0.
     /// `lossless` ignores the quality and stores RGB exactly (4:4:4, identity matrix, quantizer 0).
-    static func encode(_ image: KingfisherImage, quality: CGFloat, lossless: Bool) throws -> Data {
+    /// The options' effort (0…9) sets the speed to 9 - effort (default ``speed``); their EXIF
+    /// goes into an `Exif` item.
+    static func encode(_ image: KingfisherImage, options: ImageEncodingOptions) throws -> Data {
+        let (quality, lossless) = (options.compressionQuality, options.lossless)
         do {
             try CodecLibrary.avif.load(for: format)
         } catch {
@@ -39,6 +42,9 @@ enum AVIFEncoder {
                 ? AVIF_MATRIX_COEFFICIENTS_IDENTITY
                 : AVIF_MATRIX_COEFFICIENTS_BT601)
         avif.pointee.yuvRange = AVIF_RANGE_FULL
+        if let exif = options.exif?.tiff, !exif.isEmpty {
+            exif.withUnsafeBytes { avifImageSetMetadataExif(avif, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), $0.count) }
+        }
 
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, avif)
@@ -56,7 +62,7 @@ enum AVIFEncoder {
         guard let encoder = avifEncoderCreate() else { throw failure("cannot create the encoder") }
         defer { avifEncoderDestroy(encoder) }
         encoder.pointee.maxThreads = Int32(min(ProcessInfo.processInfo.activeProcessorCount, 8))
-        encoder.pointee.speed = speed
+        encoder.pointee.speed = options.effort.map { Int32(9 - $0) } ?? speed
         let quantizer =
             lossless
             ? Int32(AVIF_QUANTIZER_LOSSLESS)

@@ -21,5 +21,5 @@ extension ImageFormatDescriptor {
         decoder: .native { data, options, target in try data.withUnsafeBytes { try AVIFCodec.decode($0, options: options, target: target) }
         },
         header: { data, options in try data.withUnsafeBytes { try AVIFCodec.header($0, options: options) } },
-        encoder: { image, quality, lossless in try AVIFEncoder.encode(image, quality: quality, lossless: lossless) })
+        encoding: { image, options in try AVIFEncoder.encode(image, options: options) })
 }

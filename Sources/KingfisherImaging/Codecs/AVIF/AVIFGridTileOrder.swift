@@ -90,7 +90,9 @@ enum AVIFGridTileOrder {
         var entries: [(entry: Entry, type: UInt32)] = []
         for info in boxes {
             var fields = Reader(bytes, info)
-            guard info.type == BMFFBox.fourCC("infe"), let infoVersion = fields.read(1), infoVersion >= 2, fields.skip(3),
+            // The last entry may declare an end past the data; moving it would read beyond it.
+            guard info.type == BMFFBox.fourCC("infe"), info.declaredEnd <= itemInfo.contents.upperBound,
+                let infoVersion = fields.read(1), infoVersion >= 2, fields.skip(3),
                 let id = fields.read(infoVersion == 2 ? 2 : 4), fields.skip(2), let type = fields.read(4)
             else { return nil }
             entries.append((Entry(id: id, bytes: info.start..<info.declaredEnd), UInt32(type)))

@@ -20,5 +20,5 @@ extension ImageFormatDescriptor {
         },
         decoder: .native { data, options, target in try data.withUnsafeBytes { try BMPDecoder.decode($0, options: options, target: target) }
         },
-        encoder: nil)
+        encoding: nil)
 }

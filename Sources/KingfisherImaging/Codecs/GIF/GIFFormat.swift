@@ -16,7 +16,7 @@ extension ImageFormatDescriptor {
         supportsAnimation: true, maxEncodedDimension: 65_535, detect: { $0.starts(with: [0x47, 0x49, 0x46, 0x38]) },
         decoder: .native { data, options, target in try GIFDecoder.decode(data, options: options, target: target) },
         header: { data, options in try GIFDecoder.header(data, options: options) },
-        encoder: { image, _, _ in
+        encoding: { image, _ in
             // An unmodified GIF is written as it came: its palette and timing exactly.
             if image.format == .GIF, let original = image.originalData { return original }
             return try GIFEncoder.encode(image)

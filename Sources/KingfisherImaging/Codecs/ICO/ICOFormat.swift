@@ -17,5 +17,5 @@ extension ImageFormatDescriptor {
         detect: { $0.count >= 6 && $0.starts(with: [0, 0, 1, 0]) && $0[4] | $0[5] != 0 },
         decoder: .native { data, options, target in try data.withUnsafeBytes { try ICODecoder.decode($0, options: options, target: target) }
         },
-        encoder: nil)
+        encoding: nil)
 }

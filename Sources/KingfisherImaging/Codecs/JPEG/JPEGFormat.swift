@@ -17,5 +17,5 @@ extension ImageFormatDescriptor {
         decoder: .native { data, options, target in try data.withUnsafeBytes { try JPEGCodec.decode($0, options: options, target: target) }
         },
         header: { data, options in try data.withUnsafeBytes { try JPEGCodec.header($0, options: options) } },
-        encoder: { image, quality, _ in try JPEGCodec.encode(image, quality: quality) })
+        encoding: { image, options in try JPEGCodec.encode(image, quality: options.compressionQuality, progressive: options.progressive) })
 }

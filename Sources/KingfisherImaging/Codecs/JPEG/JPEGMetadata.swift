@@ -7,6 +7,8 @@ import Foundation
 struct JPEGMetadata {
     /// The EXIF orientation (APP1), `.up` when absent.
     var orientation: ImageOrientation = .up
+    /// The EXIF block (APP1, after `Exif\0\0`) when present and at most the EXIF limit.
+    var exif: UnsafeRawBufferPointer?
     /// Whether an Adobe APP14 segment is present: CMYK data is then stored inverted.
     var hasAdobeMarker = false
     /// The embedded ICC profile, reassembled from its APP2 chunks; `nil` when absent, or when a
@@ -43,6 +45,7 @@ struct JPEGMetadata {
             let segment = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
             if marker == 0xE1, segment.count > 6, Array(segment[0..<6]) == [0x45, 0x78, 0x69, 0x66, 0, 0] {
                 orientation = EXIFReader.orientation(tiff: segment, maxByteCount: maxEXIFByteCount)
+                if segment.count - 6 <= maxEXIFByteCount { exif = UnsafeRawBufferPointer(rebasing: segment[6...]) }
             } else if marker == 0xEE, segment.count >= 5, Array(segment[0..<5]) == Array("Adobe".utf8) {
                 hasAdobeMarker = true
             } else if marker == 0xE2, segment.count > 14, segment.prefix(12).elementsEqual(Self.iccSignature) {

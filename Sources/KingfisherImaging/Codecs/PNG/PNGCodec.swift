@@ -245,8 +245,10 @@ enum PNGCodec {
         return EXIFReader.orientation(tiff: UnsafeRawBufferPointer(start: data, count: exif.length), maxByteCount: maxByteCount)
     }
 
-    /// Encodes the first frame as an 8-bit PNG: RGBA when any pixel is non-opaque, else RGB.
-    static func encode(_ image: KingfisherImage) throws -> Data {
+    /// Encodes the first frame as an 8-bit PNG: RGBA when any pixel is non-opaque, else RGB;
+    /// Adam7-interlaced when `interlaced` (default not); `effort` 0…9 is zlib's level (default
+    /// `nil`: libspng's, 6).
+    static func encode(_ image: KingfisherImage, interlaced: Bool = false, effort: Int? = nil) throws -> Data {
         guard let ctx = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
             throw ImageCodingError.encodingFailed(format: format, detail: "libspng could not start")
         }
@@ -258,6 +260,8 @@ enum PNGCodec {
         header.height = UInt32(image.pixelHeight)
         header.bit_depth = 8
         header.color_type = UInt8(opaque ? SPNG_COLOR_TYPE_TRUECOLOR.rawValue : SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
+        header.interlace_method = UInt8(interlaced ? SPNG_INTERLACE_ADAM7.rawValue : SPNG_INTERLACE_NONE.rawValue)
+        if let effort { spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, Int32(min(max(effort, 0), 9))) }
         var status = spng_set_ihdr(ctx, &header)
         let samples = opaque ? PixelOps.dropAlpha(image.pixels) : image.pixels
         if status == 0 {

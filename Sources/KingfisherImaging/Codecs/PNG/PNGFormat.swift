@@ -16,5 +16,5 @@ extension ImageFormatDescriptor {
         decoder: .native { data, options, target in try data.withUnsafeBytes { try PNGCodec.decode($0, options: options, target: target) }
         },
         header: { data, options in try data.withUnsafeBytes { try PNGCodec.header($0, options: options) } },
-        encoder: { image, _, _ in try PNGCodec.encode(image) })
+        encoding: { image, options in try PNGCodec.encode(image, interlaced: options.progressive, effort: options.effort) })
 }

@@ -48,8 +48,17 @@ public struct ImageFormatDescriptor: Sendable {
     /// Reads what the headers say without decoding a pixel (``ImageProperties``); `nil`: a
     /// decode finds it.
     let header: (@Sendable (Data, ImageCreatingOptions) throws -> ImageHeader)?
-    /// The encoder; `nil` for a format the library only reads.
-    public let encoder: Encoder?
+    /// The encoder, taking every ``ImageEncodingOptions``; `nil` for a format the library only reads.
+    let encoding: (@Sendable (KingfisherImage, ImageEncodingOptions) throws -> Data)?
+
+    /// The encoder, in the form that takes a quality and `lossless` only; `nil` for a format the
+    /// library only reads.
+    public var encoder: Encoder? {
+        guard let encoding else { return nil }
+        return { image, quality, lossless in
+            try encoding(image, ImageEncodingOptions(compressionQuality: quality, lossless: lossless))
+        }
+    }
 
     /// Describes a format whose decoder gives the whole image (an application's own).
     ///
@@ -75,7 +84,13 @@ public struct ImageFormatDescriptor: Sendable {
         self.init(
             format: format, name: name, mimeType: mimeType, fileExtensions: fileExtensions, supportsAlpha: supportsAlpha,
             supportsAnimation: supportsAnimation, maxEncodedDimension: maxEncodedDimension, negotiationPriority: negotiationPriority,
-            detect: detect, decoder: decode.map(Decoder.image), encoder: encode)
+            detect: detect, decoder: decode.map(Decoder.image), encoding: Self.encoding(encode))
+    }
+
+    /// An encoder of the quality-and-lossless form as one taking ``ImageEncodingOptions``.
+    private static func encoding(_ encode: Encoder?) -> (@Sendable (KingfisherImage, ImageEncodingOptions) throws -> Data)? {
+        guard let encode else { return nil }
+        return { image, options in try encode(image, options.compressionQuality, options.lossless) }
     }
 
     /// Describes one of the library's own formats.
@@ -83,7 +98,8 @@ public struct ImageFormatDescriptor: Sendable {
         format: ImageFileFormat, name: String, mimeType: String, fileExtensions: [String], supportsAlpha: Bool,
         supportsAnimation: Bool, maxEncodedDimension: Int? = nil, negotiationPriority: Int? = nil,
         detect: @escaping @Sendable (_ head: [UInt8]) -> Bool, decoder: Decoder?,
-        header: (@Sendable (Data, ImageCreatingOptions) throws -> ImageHeader)? = nil, encoder: Encoder?
+        header: (@Sendable (Data, ImageCreatingOptions) throws -> ImageHeader)? = nil,
+        encoding: (@Sendable (KingfisherImage, ImageEncodingOptions) throws -> Data)?
     ) {
         self.format = format
         self.name = name
@@ -96,12 +112,12 @@ public struct ImageFormatDescriptor: Sendable {
         self.detect = detect
         self.decoder = decoder
         self.header = header
-        self.encoder = encoder
+        self.encoding = encoding
     }
 
     /// Whether the library reads the format.
     public var canDecode: Bool { decoder != nil }
 
     /// Whether the library writes the format.
-    public var canEncode: Bool { encoder != nil }
+    public var canEncode: Bool { encoding != nil }
 }

@@ -40,8 +40,7 @@ final class SVGDocument {
         document = parsed
         var documentWidth = 0.0
         var documentHeight = 0.0
-        var hasSize = false
-        kf_svg_document_size(parsed, &documentWidth, &documentHeight, &hasSize)
+        kf_svg_document_size(parsed, &documentWidth, &documentHeight)
         width = Self.pixels(documentWidth)
         height = Self.pixels(documentHeight)
     }

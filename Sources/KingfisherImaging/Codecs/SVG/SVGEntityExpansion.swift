@@ -27,10 +27,11 @@ enum SVGEntityExpansion {
     ///   entity, or entity declarations anywhere else than the first document type declaration.
     static func expanded(_ document: Data, limit: Int) throws -> Data {
         let bytes = [UInt8](document)
-        guard let doctype = doctypeRange(bytes), let subset = subsetRange(bytes, doctype) else {
+        guard let declaration = doctypeRange(bytes), let subset = declaration.subset else {
             try refuseEntityDeclarations(in: bytes)
             return document
         }
+        let doctype = declaration.doctype
         var entities = Entities(limit: min(limit, bytes.count + maxGrowth))
         try entities.declare(from: bytes[subset])
         let body = Entities.pieces(of: bytes[doctype.upperBound...], names: entities.declaredNames, skippingMarkup: true)
@@ -58,13 +59,16 @@ enum SVGEntityExpansion {
         throw ImageCodingError.corruptedData(format: .SVG, detail: "it declares entities outside the first document type declaration")
     }
 
-    /// Where `<!DOCTYPE … >` is, past the XML declaration, comments and processing instructions.
-    private static func doctypeRange(_ bytes: [UInt8]) -> Range<Int>? {
+    /// Where `<!DOCTYPE … >` is, past the XML declaration, comments and processing instructions,
+    /// and the bytes between the `[` and `]` of its internal subset, if it has one.
+    private static func doctypeRange(_ bytes: [UInt8]) -> (doctype: Range<Int>, subset: Range<Int>?)? {
         guard let start = bytes.firstRange(of: Array("<!DOCTYPE".utf8))?.lowerBound else { return nil }
         // The first element must come after it.
         if let element = firstElement(bytes), element < start { return nil }
         var index = start + 9
         var inSubset = false
+        var subsetStart: Int?
+        var subsetEnd: Int?
         var quote: UInt8?
         while index < bytes.count {
             let byte = bytes[index]
@@ -74,10 +78,13 @@ enum SVGEntityExpansion {
                 quote = byte
             } else if byte == UInt8(ascii: "[") {
                 inSubset = true
+                if subsetStart == nil { subsetStart = index + 1 }
             } else if byte == UInt8(ascii: "]") {
                 inSubset = false
+                subsetEnd = index
             } else if byte == UInt8(ascii: ">"), !inSubset {
-                return start..<index + 1
+                guard let subsetStart, let subsetEnd, subsetStart <= subsetEnd else { return (start..<index + 1, nil) }
+                return (start..<index + 1, subsetStart..<subsetEnd)
             } else if inSubset, bytes[index...].starts(with: "<!--".utf8) {
                 guard let end = bytes[(index + 4)...].firstRange(of: Array("-->".utf8)) else { return nil }
                 index = end.upperBound
@@ -95,23 +102,6 @@ enum SVGEntityExpansion {
             let next = bytes[open + 1]
             if next != UInt8(ascii: "?") && next != UInt8(ascii: "!") { return open }
             index = open + 1
-        }
-        return nil
-    }
-
-    /// The bytes between the `[` and `]` of a document type declaration.
-    private static func subsetRange(_ bytes: [UInt8], _ doctype: Range<Int>) -> Range<Int>? {
-        var quote: UInt8?
-        for index in doctype {
-            let byte = bytes[index]
-            if let open = quote {
-                if byte == open { quote = nil }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
-            } else if byte == UInt8(ascii: "[") {
-                guard let close = bytes[..<doctype.upperBound].lastIndex(of: UInt8(ascii: "]")), close > index else { return nil }
-                return (index + 1)..<close
-            }
         }
         return nil
     }
@@ -145,7 +135,7 @@ enum SVGEntityExpansion {
                 skipSpace(subset, &index)
                 if index < subset.endIndex, subset[index] == UInt8(ascii: "%") { continue }
                 let nameStart = index
-                while index < subset.endIndex, !isSpace(subset[index]) { index += 1 }
+                while index < subset.endIndex, !SVGMarkup.isSpace(subset[index]) { index += 1 }
                 let name = Array(subset[nameStart..<index])
                 skipSpace(subset, &index)
                 guard index < subset.endIndex else { break }
@@ -176,7 +166,8 @@ enum SVGEntityExpansion {
             var index = source.startIndex
             while index < source.endIndex {
                 let byte = source[index]
-                if skippingMarkup, byte == UInt8(ascii: "<"), let end = verbatimEnd(source, index) {
+                if skippingMarkup, byte == UInt8(ascii: "<"), let end = SVGMarkup.end(of: SVGMarkup.verbatimSections, in: source, at: index)
+                {
                     index = end
                 } else if byte == UInt8(ascii: "&"), let semicolon = source[index...].prefix(256).firstIndex(of: UInt8(ascii: ";")),
                     case let name = Array(source[(index + 1)..<semicolon]), names.contains(name)
@@ -238,19 +229,9 @@ enum SVGEntityExpansion {
 
         var declaredNames: Set<[UInt8]> { Set(values.keys) }
 
-        /// The end of the comment, CDATA section or processing instruction starting at `index`.
-        private static func verbatimEnd(_ source: ArraySlice<UInt8>, _ index: Int) -> Int? {
-            for (open, close) in [("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>")] where source[index...].starts(with: open.utf8) {
-                return source[(index + open.utf8.count)...].firstRange(of: Array(close.utf8))?.upperBound ?? source.endIndex
-            }
-            return nil
-        }
-
         private func skipSpace(_ bytes: ArraySlice<UInt8>, _ index: inout Int) {
-            while index < bytes.endIndex, isSpace(bytes[index]) { index += 1 }
+            while index < bytes.endIndex, SVGMarkup.isSpace(bytes[index]) { index += 1 }
         }
-
-        private func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
         private func text(_ name: [UInt8]) -> String { String(decoding: name.prefix(64), as: UTF8.self) }
     }

@@ -21,7 +21,7 @@ enum SVGExternalReferences {
         var index = 0
         while let open = document[index...].firstIndex(of: UInt8(ascii: "<")) {
             index = open + 1
-            if let end = skippedMarkup(document, open) {
+            if let end = SVGMarkup.end(of: skippedMarkup, in: document[...], at: open) {
                 index = end
                 continue
             }
@@ -62,35 +62,30 @@ enum SVGExternalReferences {
         return nil
     }
 
-    /// The end of the comment, CDATA section, processing instruction or declaration at `open`.
-    private static func skippedMarkup(_ bytes: [UInt8], _ open: Int) -> Int? {
-        for (start, close) in [("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"), ("<!", ">"), ("</", ">")]
-        where bytes[open...].starts(with: start.utf8) {
-            return bytes[(open + start.utf8.count)...].firstRange(of: Array(close.utf8))?.upperBound ?? bytes.count
-        }
-        return nil
-    }
+    /// Markup that holds no attributes to check: the verbatim sections, declarations and end
+    /// tags.
+    private static let skippedMarkup = SVGMarkup.verbatimSections + [("<!", ">"), ("</", ">")]
 
     /// A start tag's name and attributes, read from just after its `<`.
     private static func readTag(_ bytes: [UInt8], from start: Int) -> (name: String, attributes: [(String, String)], end: Int)? {
         var index = start
         func isNameByte(_ byte: UInt8) -> Bool {
-            !isSpace(byte) && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "/") && byte != UInt8(ascii: "=")
+            !SVGMarkup.isSpace(byte) && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "/") && byte != UInt8(ascii: "=")
         }
         while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
         let name = String(decoding: bytes[start..<index], as: UTF8.self)
         var attributes: [(String, String)] = []
         while index < bytes.count {
-            while index < bytes.count, isSpace(bytes[index]) || bytes[index] == UInt8(ascii: "/") { index += 1 }
+            while index < bytes.count, SVGMarkup.isSpace(bytes[index]) || bytes[index] == UInt8(ascii: "/") { index += 1 }
             guard index < bytes.count else { return nil }
             if bytes[index] == UInt8(ascii: ">") { return (name, attributes, index + 1) }
             let nameStart = index
             while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
             let attribute = String(decoding: bytes[nameStart..<index], as: UTF8.self)
-            while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+            while index < bytes.count, SVGMarkup.isSpace(bytes[index]) { index += 1 }
             guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else { continue }
             index += 1
-            while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+            while index < bytes.count, SVGMarkup.isSpace(bytes[index]) { index += 1 }
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { return nil }
             let quote = bytes[index]
             guard let close = bytes[(index + 1)...].firstIndex(of: quote) else { return nil }
@@ -103,8 +98,6 @@ enum SVGExternalReferences {
     private static func localName(_ name: String) -> String {
         name.split(separator: ":").last.map(String.init) ?? name
     }
-
-    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
     private static func excerpt(_ text: String) -> String {
         text.count > 80 ? String(text.prefix(80)) + "…" : text

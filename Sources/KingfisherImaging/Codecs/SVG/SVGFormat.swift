@@ -17,5 +17,5 @@ extension ImageFormatDescriptor {
         detect: SVGSignature.matches,
         decoder: .native { data, options, target in try SVGCodec.decode(data, options: options, target: target) },
         header: { data, options in try SVGCodec.header(data, options: options) },
-        encoder: nil)
+        encoding: nil)
 }

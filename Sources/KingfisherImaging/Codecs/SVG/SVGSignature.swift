@@ -9,7 +9,7 @@ enum SVGSignature {
     static func matches(_ head: [UInt8]) -> Bool {
         var index = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while true {
-            while index < head.count, isSpace(head[index]) { index += 1 }
+            while index < head.count, SVGMarkup.isSpace(head[index]) { index += 1 }
             guard index < head.count, head[index] == UInt8(ascii: "<") else { return false }
             if starts(head, at: index, with: "<?") {
                 guard let end = find(head, "?>", from: index + 2) else { return false }
@@ -19,7 +19,7 @@ enum SVGSignature {
                 index = end + 3
             } else if starts(head, at: index, with: "<!DOCTYPE") {
                 index += 9
-                while index < head.count, isSpace(head[index]) { index += 1 }
+                while index < head.count, SVGMarkup.isSpace(head[index]) { index += 1 }
                 return isSVG(name(in: head, at: index))
             } else {
                 return isSVG(name(in: head, at: index + 1))
@@ -36,16 +36,14 @@ enum SVGSignature {
 
     private static func name(in head: [UInt8], at start: Int) -> ArraySlice<UInt8> {
         var end = start
-        while end < head.count, !isSpace(head[end]), ![UInt8(ascii: ">"), UInt8(ascii: "/"), UInt8(ascii: "[")].contains(head[end]) {
+        while end < head.count, !SVGMarkup.isSpace(head[end]),
+            ![UInt8(ascii: ">"), UInt8(ascii: "/"), UInt8(ascii: "[")].contains(head[end])
+        {
             end += 1
         }
         // A name cut by the end of the head is not known to be `svg`.
         guard end < head.count, start < end else { return [] }
         return head[start..<end]
-    }
-
-    private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     private static func starts(_ head: [UInt8], at index: Int, with text: String) -> Bool {

@@ -21,5 +21,5 @@ extension ImageFormatDescriptor {
         decoder: .native { data, options, target in try data.withUnsafeBytes { try TIFFCodec.decode($0, options: options, target: target) }
         },
         header: { data, options in try data.withUnsafeBytes { try TIFFCodec.header($0, options: options) } },
-        encoder: nil)
+        encoding: nil)
 }

@@ -165,7 +165,7 @@ enum WebPCodec {
 
     /// `read` of the metadata chunk `fourCC` of an extended (VP8X) file whose header flags
     /// announce it (`flag`: 0x20 ICC profile, 0x08 EXIF); `nil` when there is none.
-    private static func metadataChunk<T>(
+    static func metadataChunk<T>(
         _ bytes: UnsafeRawBufferPointer, _ fourCC: String, flag: UInt8, _ read: (UnsafeRawBufferPointer) -> T
     ) -> T? {
         guard bytes.count > 30, Array(bytes[12..<16]) == Array("VP8X".utf8), bytes[20] & flag != 0 else { return nil }
@@ -180,15 +180,17 @@ enum WebPCodec {
 
     // MARK: Encoding
 
-    /// Encodes as WebP: lossy at `quality` (0…1, clamped) or lossless (keeping the exact colour
-    /// of fully transparent pixels); an animated image becomes an animated WebP with its frame
+    /// Encodes as WebP: lossy at the options' quality (0…1, clamped) or lossless (keeping the
+    /// exact colour of fully transparent pixels), with the method their effort gives (0…9 as
+    /// 0…6; default libwebp's 4); an animated image becomes an animated WebP with its frame
     /// durations and loop count.
-    static func encode(_ image: KingfisherImage, quality: CGFloat, lossless: Bool) throws -> Data {
+    static func encode(_ image: KingfisherImage, options: ImageEncodingOptions) throws -> Data {
         var config = WebPConfig()
         guard WebPConfigInit(&config) != 0 else { throw encodingFailure("libwebp version mismatch") }
-        config.quality = Float(min(max(quality, 0), 1) * 100)
-        config.lossless = lossless ? 1 : 0
-        config.exact = lossless ? 1 : 0
+        config.quality = Float(min(max(options.compressionQuality, 0), 1) * 100)
+        config.lossless = options.lossless ? 1 : 0
+        config.exact = options.lossless ? 1 : 0
+        if let effort = options.effort { config.method = Int32((effort * 6 + 4) / 9) }
         if image.isAnimated { return try encodeAnimation(image, config: &config) }
         var writer = WebPMemoryWriter()
         WebPMemoryWriterInit(&writer)

@@ -17,5 +17,5 @@ extension ImageFormatDescriptor {
         decoder: .native { data, options, target in try data.withUnsafeBytes { try WebPCodec.decode($0, options: options, target: target) }
         },
         header: { data, options in try data.withUnsafeBytes { try WebPCodec.header($0, options: options) } },
-        encoder: { image, quality, lossless in try WebPCodec.encode(image, quality: quality, lossless: lossless) })
+        encoding: { image, options in try WebPCodec.encode(image, options: options) })
 }

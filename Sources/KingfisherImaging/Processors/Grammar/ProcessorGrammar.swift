@@ -29,12 +29,16 @@ public struct ProcessorGrammar: Sendable {
 
     /// A grammar of `steps`, offering `presets` (default none); a later step replaces an earlier
     /// one of the same name.
+    ///
+    /// With presets, the grammar has a `preset(NAME)` step too, which runs the named preset's
+    /// chain (a preset's spec may not use `preset` itself).
     public init(steps: [ProcessorStep], presets: [Preset] = []) {
         self.presets = presets
         var ordered: [ProcessorStep] = []
-        for step in steps {
+        for step in steps where step.name != ProcessorStep.presetName {
             if let existing = ordered.firstIndex(where: { $0.name == step.name }) { ordered[existing] = step } else { ordered.append(step) }
         }
+        if !presets.isEmpty { ordered.append(.preset(from: presets, in: ProcessorGrammar(steps: ordered))) }
         self.steps = ordered
         stepsByName = Dictionary(uniqueKeysWithValues: ordered.map { ($0.name, $0) })
     }

@@ -148,6 +148,12 @@ public struct ProcessorStepValues: Sendable {
         return .all
     }
 
+    /// Argument `index` as a gravity; the centre when absent.
+    public func gravity(_ index: Int) -> CropGravity {
+        if case .gravity(let gravity) = values[index] { return gravity }
+        return .center
+    }
+
     /// Argument `index` as an anchor; the centre when absent.
     public func anchor(_ index: Int) -> CGPoint {
         if case .anchor(let anchor) = values[index] { return anchor }

@@ -11,6 +11,8 @@ public struct ProcessorStepArgument: Sendable {
     public enum Kind: Sendable {
         /// `WxH`, both positive and at most ``ImageProcessorSpec/maxSize``: a `CGSize` in points.
         case size
+        /// `WxH` as ``size``, but one side may be 0 (free: the other side and the aspect ratio decide).
+        case freeSize
         /// A finite number within `range`; `step` is the playground's increment (`nil`: any).
         case number(ClosedRange<CGFloat>, step: CGFloat?)
         /// `#RRGGBB` or `#RRGGBBAA`: a ``KingfisherColor``.
@@ -23,6 +25,8 @@ public struct ProcessorStepArgument: Sendable {
         case corners
         /// `AX,AY`, each 0…1 (two arguments of the text): a `CGPoint` anchor.
         case anchor
+        /// A ``CropGravity`` by its name (``CropGravity/named``) or `focus:X:Y`.
+        case gravity
 
         /// How many comma-separated arguments of the text the kind takes.
         var width: Int {
@@ -40,6 +44,7 @@ public struct ProcessorStepArgument: Sendable {
         case radius(Radius)
         case corners(RectCorner)
         case anchor(CGPoint)
+        case gravity(CropGravity)
     }
 
     /// What the argument is, in a word (`width`, `radius`), for the playground; may be empty.
@@ -70,6 +75,8 @@ public struct ProcessorStepArgument: Sendable {
         switch kind {
         case .size:
             return .size(try Self.size(text))
+        case .freeSize:
+            return .size(try Self.size(text, allowingOneZeroSide: true))
         case .number(let range, _):
             return .number(try Self.number(text, in: range))
         case .color:
@@ -78,6 +85,9 @@ public struct ProcessorStepArgument: Sendable {
             }
             return .color(color)
         case .choice(let options, _):
+            guard !options.isEmpty else {
+                throw Refusal("there is no \(label.isEmpty ? placeholder : label) '\(text)': none is configured")
+            }
             guard options.contains(text) else {
                 throw Refusal("\(label.isEmpty ? placeholder : label) must be \(Self.list(options)), not '\(text)'")
             }
@@ -89,6 +99,11 @@ public struct ProcessorStepArgument: Sendable {
             return .radius(.point(try Self.number(text, in: 0...ImageProcessorSpec.maxRadius)))
         case .corners:
             return .corners(try Self.corners(text))
+        case .gravity:
+            guard let gravity = CropGravity(grammarName: text) else {
+                throw Refusal("gravity must be \(Self.list(CropGravity.named.map(\.name) + ["focus:X:Y"])), not '\(text)'")
+            }
+            return .gravity(gravity)
         case .anchor:
             let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             guard parts.count == 2 else { throw Refusal("an anchor is AX,AY") }
@@ -100,10 +115,11 @@ public struct ProcessorStepArgument: Sendable {
     /// any order (a size has an `x`, a colour a `#`, corners are letters, a number parses).
     func recognises(_ text: String) -> Bool {
         switch kind {
-        case .size: return text.first?.isNumber == true && text.lowercased().contains("x")
+        case .size, .freeSize: return text.first?.isNumber == true && text.lowercased().contains("x")
         case .color: return text.hasPrefix("#")
         case .corners: return text.contains(where: \.isLetter) && text.allSatisfy { $0.isLetter || $0 == "+" }
         case .choice(let options, _): return options.contains(text)
+        case .gravity: return CropGravity(grammarName: text) != nil || text.hasPrefix("focus")
         case .number, .radius, .anchor: return text.first.map { $0.isNumber || "+-.".contains($0) } == true
         }
     }
@@ -120,12 +136,16 @@ public struct ProcessorStepArgument: Sendable {
         return CGFloat(value)
     }
 
-    static func size(_ text: String) throws(Refusal) -> CGSize {
+    static func size(_ text: String, allowingOneZeroSide: Bool = false) throws(Refusal) -> CGSize {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw Refusal("'\(text)' is not a size WxH") }
         let width = try number(String(parts[0]), in: 0...ImageProcessorSpec.maxSize)
         let height = try number(String(parts[1]), in: 0...ImageProcessorSpec.maxSize)
-        guard width > 0, height > 0 else { throw Refusal("size \(text) must be positive") }
+        if allowingOneZeroSide {
+            guard width > 0 || height > 0 else { throw Refusal("size \(text) needs a side over 0") }
+        } else {
+            guard width > 0, height > 0 else { throw Refusal("size \(text) must be positive") }
+        }
         return CGSize(width: width, height: height)
     }
 

@@ -1,0 +1,68 @@
+// This source file is part of Kingfisher for Linux.
+// Copyright (c) 2026 The Kingfisher for Linux authors. MIT License: see LICENSE.
+
+import Foundation
+import Kingfisher
+
+extension ImageService {
+    /// The JSON of `/info/{signature}/-/{source}` (``ImageInfo``): the source's format, size,
+    /// frames, alpha, orientation and colour space, its EXIF summary (the position only with
+    /// ``ImageServerConfiguration/infoGPS``), dominant colour and BlurHash; read from its
+    /// original, cached or fetched as an image's is, within the same limits and slots.
+    func info(forPath path: Substring) async throws(ServiceError) -> (json: Data, etag: String) {
+        let target: ImageURLPath
+        do {
+            target = try ImageURLPath(path: path.dropFirst(ImageURLPath.infoPrefix.count))
+        } catch {
+            throw ServiceError(.notFound, "no such page: info URLs are /info/SIGNATURE/-/SOURCE")
+        }
+        try checkSignature(of: target, covering: ImageURLPath.infoPrefix)
+        let request: ImageURLPath.Decoded
+        do {
+            request = try target.decoded()
+        } catch {
+            throw ServiceError(.badRequest, error.description)
+        }
+        guard request.processing == nil, request.expires == nil, request.format == nil else {
+            throw ServiceError(.badRequest, "an info URL takes no processing and no extension: /info/SIGNATURE/-/SOURCE")
+        }
+        let source = request.source
+        do {
+            try policy.checkPrefix(of: source)
+        } catch {
+            throw ServiceError(.forbidden, "refused to fetch: \(error.description)")
+        }
+        let version = try await sourceVersion(of: source)
+        let slot = RequestSlot(slots)
+        let account = pixelMemory.makeAccount()
+        defer {
+            account.close()
+            slot.release()
+        }
+        do {
+            // The decode the pipeline makes is the small one the colours are read from.
+            let side = CGFloat(ImageInfo.sampleSize)
+            let response = try await retrieve(
+                source: source, version: version, processor: DownsamplingImageProcessor(size: CGSize(width: side, height: side)),
+                slot: slot,
+                pixelMemory: account, from: originalsPipeline)
+            guard let original = response.originalData else {
+                throw ServiceError(.internalServerError, "the original of \(source.absoluteString.prefix(300)) was not read")
+            }
+            let options = ImageCreatingOptions(maxPixelCount: configuration.maxSourcePixels, pixelMemory: account)
+            let info = try ImageInfo(data: original, sample: response.image, options: options, includingGPS: configuration.infoGPS)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let json = try encoder.encode(info)
+            return (json, ServedImage.etag(of: json))
+        } catch let error as ServiceError {
+            throw error
+        } catch is CancellationError {
+            throw ServiceError(.clientClosedRequest, "the client went away before the answer")
+        } catch is WorkSlots.Full {
+            throw lineFull()
+        } catch {
+            throw ServiceError(.unprocessableContent, "the information of \(source.absoluteString.prefix(300)) cannot be read: \(error)")
+        }
+    }
+}
