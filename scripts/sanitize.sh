@@ -29,5 +29,5 @@ for sanitizer in "${sanitizers[@]}"; do
     # storage, weak-reference side tables), which it reports as leaked; scripts/fuzz.sh checks
     # leaks per input instead.
     KF_SANITIZER="$sanitizer" TSAN_OPTIONS="halt_on_error=1:${TSAN_OPTIONS:-}" ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" \
-        swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch"
+        scripts/run-swift-tests.sh --skip-build --sanitize="$sanitizer" --scratch-path "$scratch"
 done

@@ -23,7 +23,7 @@ scripts/install-python-deps.sh
 # a manifest evaluated before GTK was.
 export KINGFISHER_GTK=1
 swift build --build-tests
-swift test --skip-build
+scripts/run-swift-tests.sh --skip-build
 
 # The multi-node deployment over real processes: redis-server, three kf serve nodes and nginx
 # (deploy/cluster.sh installs redis-server and nginx-light).

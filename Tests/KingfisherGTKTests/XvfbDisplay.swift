@@ -55,12 +55,13 @@ final class XvfbDisplay: Sendable {
     /// Runs `executable` with `arguments` on this display, with GSK's cairo renderer (the
     /// screenshots are rendered by it too) and GL off (Xvfb has no GPU: GDK would load Mesa's
     /// software driver, 50 MB of it, and not use it), no accessibility bus, and `environment`
-    /// (`NAME=value`).
+    /// (`NAME=value`). The run is killed after 300 s: with SIGKILL, since the probe inherits the
+    /// test run's mask that blocks SIGTERM, `timeout`'s default.
     func run(_ executable: URL, _ arguments: [String], environment: [String] = []) async throws -> ProcessRun {
         try await ProcessRun.run(
             "/usr/bin/env",
             ["DISPLAY=\(name)", "GSK_RENDERER=cairo", "GDK_DEBUG=gl-disable", "GTK_A11Y=none", "NO_AT_BRIDGE=1"] + environment
-                + ["timeout", "300", executable.path] + arguments)
+                + ["timeout", "--signal=KILL", "300", executable.path] + arguments)
     }
 
     struct Failure: Error, CustomStringConvertible {

@@ -59,8 +59,11 @@ package struct ProcessRun: Sendable {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // Both pipes are read at once: read one after the other, a process that fills the
+        // second's buffer (64 KiB of warnings) before closing the first would wait forever.
+        let stderrRead = PipeDrain(err.fileHandleForReading)
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let stderr = stderrRead.wait()
         process.waitUntilExit()
         return ProcessRun(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
@@ -78,6 +81,25 @@ package struct ProcessRun: Sendable {
             throw NotAJSONObject(output: stdout)
         }
         return object
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+private final class PipeDrain: @unchecked Sendable {
+    // Written by the reading thread before `done` is signalled, read after waiting for it.
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }.start()
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
     }
 }
 
