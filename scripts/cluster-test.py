@@ -10,6 +10,8 @@ Usage: python3 scripts/cluster-test.py KF_BINARY
 1. Thirty concurrent requests for one new source, ten to each node, make one source request.
 2. Three processings of one new source, one on each node at once, make one source request.
 3. Three new nodes (empty local caches) on the same Redis answer the first with no source request.
+   A purge of that source on one node reaches all six: each drops what it kept, and the next
+   requests to all six make one new source request.
 4. With Redis paused (slow) and then flushed, every request still succeeds, and each node logs
    one line for each change between Redis down and up.
 5. A node killed while it holds a lease delays another asking for the same image by no more
@@ -129,12 +131,51 @@ def stop_cluster(work):
     subprocess.run([CLUSTER, "stop", work], stdout=subprocess.DEVNULL)
 
 
-def redis_level(port):
+def metric(port, series):
+    """The value of one series of the node's /metrics (0 when absent)."""
     text = get(port, "/metrics")[1].decode()
     for line in text.splitlines():
-        if line.startswith('kf_results_total{level="redis"}'):
+        if line.startswith(series + " "):
             return float(line.split()[-1])
     return 0
+
+
+def redis_level(port):
+    return metric(port, 'kf_results_total{level="redis"}')
+
+
+def purge_path(source):
+    encoded = base64.urlsafe_b64encode(source.encode()).decode().rstrip("=")
+    return f"/purge/unsafe/-/{encoded}"
+
+
+def delete(port, path):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method="DELETE")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def heard_purges(port):
+    return metric(port, 'kf_purges_total{origin="broadcast"}')
+
+
+def check_purge(nodes, source, origin):
+    """A purge on the first of `nodes` reaches the others; then one source request for all."""
+    status, body = delete(nodes[0], purge_path(source))
+    check(status == 200 and b"every node was told" in body, f"a purge on one node answered 200 ({status} {body!r})")
+    # The other nodes hear it through Redis Pub/Sub, within moments.
+    deadline = time.monotonic() + 30
+    while not all(heard_purges(port) >= 1 for port in nodes[1:]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    check(all(heard_purges(port) >= 1 for port in nodes[1:]), "every other node heard the purge")
+    before = origin.count("/photo-1.jpg")
+    answers = fetch_all([(port, image_path(source)) for port in nodes])
+    check(all(status == 200 for status, _ in answers), "after the purge every node answered 200")
+    check(origin.count("/photo-1.jpg") == before + 1,
+          f"after the purge the {len(nodes)} nodes made one new source request (made {origin.count('/photo-1.jpg') - before})")
 
 
 def redis_cli(port, *words):
@@ -213,6 +254,7 @@ def main():
         check(all(status == 200 for status, _ in answers), "new nodes answered 200")
         check(origin.count("/photo-1.jpg") == 1, "new nodes made no source request")
         check(all(redis_level(port) >= 1 for port in new_nodes), "each new node had the result from Redis")
+        check_purge(new_nodes + nodes, source, origin)
 
         check_faults(nodes, source, origin, redis_port, first, env)
 

@@ -74,6 +74,16 @@ func measure(_ label: String, _ body: () throws -> KingfisherImage) {
     }
 }
 
+/// `kf-bench MODE FILE ARGUMENT`: `body` timed on the decoded image with the argument, whose
+/// meaning `name` says when it is missing.
+func measureOnDecoded<Argument: LosslessStringConvertible>(
+    _ label: String, taking name: String, _ body: (KingfisherImage, Argument) -> KingfisherImage
+) throws {
+    guard arguments.count >= 4, let argument = Argument(arguments[3]) else { fail("\(label) needs \(name)") }
+    let image = try KingfisherImage.decode(data: data)
+    measure(label) { body(image, argument) }
+}
+
 switch mode {
 case "decode":
     measure("decode") { try KingfisherImage.decode(data: data) }
@@ -111,17 +121,11 @@ case "resize":
     let size = CGSize(width: parts[0], height: parts[1])
     measure("resize") { image.kf.resize(to: size) }
 case "blur":
-    guard arguments.count >= 4, let radius = Double(arguments[3]) else { fail("blur needs a RADIUS") }
-    let image = try KingfisherImage.decode(data: data)
-    measure("blur") { image.kf.blurred(withRadius: radius) }
+    try measureOnDecoded("blur", taking: "a RADIUS") { (image, radius: Double) in image.kf.blurred(withRadius: radius) }
 case "rotate":
-    guard arguments.count >= 4, let degrees = Int(arguments[3]) else { fail("rotate needs DEGREES") }
-    let image = try KingfisherImage.decode(data: data)
-    measure("rotate") { image.kf.rotated(byDegrees: degrees) }
+    try measureOnDecoded("rotate", taking: "DEGREES") { (image, degrees: Int) in image.kf.rotated(byDegrees: degrees) }
 case "sharpen":
-    guard arguments.count >= 4, let sigma = Double(arguments[3]) else { fail("sharpen needs a SIGMA") }
-    let image = try KingfisherImage.decode(data: data)
-    measure("sharpen") { image.kf.sharpened(sigma: sigma) }
+    try measureOnDecoded("sharpen", taking: "a SIGMA") { (image, sigma: Double) in image.kf.sharpened(sigma: sigma) }
 case "maxbytes":
     // Bounds of 80, 50, 30 and 15% of the file's size at quality 90, as JPEG and WebP.
     let image = try KingfisherImage.decode(data: data).kf.resize(to: CGSize(width: 1200, height: 900))

@@ -18,7 +18,7 @@ final class RedisNotifications: Sendable {
     private let state = Locked(State())
     /// Called with the key each time a wait has begun (subscribed, registered): tests wait for
     /// it instead of polling Redis.
-    let waitStarted = Locked<(@Sendable (String) -> Void)?>(nil)
+    let waitStarted = CallbackSlot<String>()
 
     private struct State {
         var subscription: Task<RedisConnection, any Error>?
@@ -57,7 +57,7 @@ final class RedisNotifications: Sendable {
                     }
                 }
                 if Task.isCancelled { resume(key, id: id, with: false) }
-                waitStarted.withLock { $0 }?(key)
+                waitStarted.call(key)
             }
         } onCancel: {
             resume(key, id: id, with: false)
@@ -89,9 +89,7 @@ final class RedisNotifications: Sendable {
         continuation?.resume(returning: published)
     }
 
-    private func deliver(_ message: RESPValue) {
-        guard case .array(let parts?) = message, parts.count == 3, let payload = parts[2].bytes else { return }
-        let key = String(buffer: payload)
+    private func deliver(_ key: String) {
         let (waiting, timers) = state.withLock { state in
             let waiting = state.waiters.removeValue(forKey: key) ?? [:]
             return (waiting, waiting.keys.compactMap { state.timers.removeValue(forKey: $0) })
@@ -105,15 +103,10 @@ final class RedisNotifications: Sendable {
     private func ensureSubscribed() async {
         // While the server is down every wait would try to connect; the client tries for them.
         guard client.isUp else { return }
-        let configuration = client.configuration
         let task = state.withLock { state -> Task<RedisConnection, any Error> in
             if let subscription = state.subscription { return subscription }
-            let subscription = Task { [channel] in
-                let connection = try await RedisConnection.connect(
-                    host: configuration.host, port: configuration.port, timeout: TimeAmount(configuration.connectTimeout),
-                    group: client.group, onPush: { [weak self] in self?.deliver($0) })
-                _ = try await connection.send(RESPCommand("SUBSCRIBE", channel), timeout: TimeAmount(configuration.commandTimeout))
-                return connection
+            let subscription = Task { [channel, client] in
+                try await RedisConnection.subscribed(to: channel, on: client) { [weak self] in self?.deliver($0) }
             }
             state.subscription = subscription
             return subscription

@@ -42,7 +42,7 @@ public enum RedisStorage {
         }
 
         /// The Redis key for `key`.
-        func redisKey(_ key: String) -> String { config.prefix + key }
+        package func redisKey(_ key: String) -> String { config.prefix + key }
 
         /// Stores `value` for `key`, living per `expiration` (default: the config's). Nothing is
         /// stored when the value is over the size limit or the expiration is already over.

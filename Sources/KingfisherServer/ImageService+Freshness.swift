@@ -10,6 +10,7 @@ extension ImageService {
     /// source's alone, and for a local source, which has no origin to ask.
     func sourceVersion(of source: URL) async throws(ServiceError) -> String? {
         guard source.scheme != LocalRoot.scheme else { return nil }
+        if let fresh = freshness.freshState(of: source) { return fresh.version.isEmpty ? nil : fresh.version }
         do {
             let version = try await freshness.state(
                 of: source, ask: { [self] validators in try await askOrigin(about: source, validators: validators) },

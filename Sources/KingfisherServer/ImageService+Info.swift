@@ -10,28 +10,7 @@ extension ImageService {
     /// ``ImageServerConfiguration/infoGPS``), dominant colour and BlurHash; read from its
     /// original, cached or fetched as an image's is, within the same limits and slots.
     func info(forPath path: Substring) async throws(ServiceError) -> (json: Data, etag: String) {
-        let target: ImageURLPath
-        do {
-            target = try ImageURLPath(path: path.dropFirst(ImageURLPath.infoPrefix.count))
-        } catch {
-            throw ServiceError(.notFound, "no such page: info URLs are /info/SIGNATURE/-/SOURCE")
-        }
-        try checkSignature(of: target, covering: ImageURLPath.infoPrefix)
-        let request: ImageURLPath.Decoded
-        do {
-            request = try target.decoded()
-        } catch {
-            throw ServiceError(.badRequest, error.description)
-        }
-        guard request.processing == nil, request.expires == nil, request.format == nil else {
-            throw ServiceError(.badRequest, "an info URL takes no processing and no extension: /info/SIGNATURE/-/SOURCE")
-        }
-        let source = request.source
-        do {
-            try policy.checkPrefix(of: source)
-        } catch {
-            throw ServiceError(.forbidden, "refused to fetch: \(error.description)")
-        }
+        let source = try source(ofPath: path, prefix: ImageURLPath.infoPrefix)
         let version = try await sourceVersion(of: source)
         let slot = RequestSlot(slots)
         let account = pixelMemory.makeAccount()

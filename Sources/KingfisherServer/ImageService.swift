@@ -38,11 +38,13 @@ final class ImageService: Sendable {
     let freshness: SourceFreshness
     let resultMemory: MemoryStorage.Backend<ServedImage>
     let resultDisk: DiskStorage.Backend<ServedImage>
+    /// Removes a source's original and results, here and on every node.
+    let purger: SourcePurger
     let slots: WorkSlots
     /// Decoded pixels of the requests in processing, together.
     let pixelMemory: PixelMemoryBudget
     /// Told each change of the slots (requests waiting, slots busy): tests wait for it.
-    let slotsObserver: Locked<(@Sendable (_ waiting: Int, _ busy: Int) -> Void)?>
+    let slotsObserver: CallbackSlot<(waiting: Int, busy: Int)>
     /// Results shared with the other nodes through Redis (`--redis`), and made by one of them.
     let cluster: RedisSingleFlight<ServedImage>?
     /// Originals shared with the other nodes, fetched by one of them.
@@ -128,6 +130,7 @@ final class ImageService: Sendable {
         memoryConfig.expiration = .never
         resultMemory = MemoryStorage.Backend(config: memoryConfig)
         var sharedSources: RedisStorage.Backend<Data>?
+        var sharedPurges: SourcePurger.Shared?
         if let redis = configuration.redis {
             let client = RedisClient(configuration: try configuration.redisClientConfiguration(url: redis), logger: logger)
             self.redis = client
@@ -142,7 +145,11 @@ final class ImageService: Sendable {
             // another node fetches, or fetched, needs no fetch here.
             redisOriginals = RedisTier(storage: storage("original"), leaseDuration: lease, maxWait: maxWait)
             sharedSources = storage("source")
-            cluster = RedisSingleFlight(storage: storage("result"), leaseDuration: lease, maxWait: maxWait)
+            let cluster = RedisSingleFlight<ServedImage>(storage: storage("result"), leaseDuration: lease, maxWait: maxWait)
+            self.cluster = cluster
+            sharedPurges = SourcePurger.Shared(
+                results: RedisKeySet(client: client, prefix: configuration.redisPrefix + "made:"),
+                broadcast: RedisBroadcast(client: client, channel: configuration.redisPrefix + "purges"), resultStorage: cluster.storage)
         } else {
             redis = nil
             redisOriginals = nil
@@ -153,14 +160,20 @@ final class ImageService: Sendable {
             shared: sharedSources, isOutage: Self.isOutage, revalidated: { metrics.recordRevalidation($0) })
         let originalTiers: [any CacheTier<Data>] = [originalsOnDisk] + (redisOriginals.map { [$0] } ?? [])
         pipeline = RetrievalPipeline(processedTiers: [processedInMemory], originalTiers: originalTiers, downloader: downloader)
+        let purger = SourcePurger(
+            freshness: freshness, index: ResultIndex(disk: originalsOnDisk), resultMemory: resultMemory, resultDisk: resultDisk,
+            processedMemory: processedInMemory, originalsOnDisk: originalsOnDisk, originalTiers: originalTiers, shared: sharedPurges,
+            metrics: metrics)
+        self.purger = purger
+        purger.startListening()
         originalsPipeline = RetrievalPipeline(processedTiers: [], originalTiers: originalTiers, downloader: downloader)
-        let slotsObserver = Locked<(@Sendable (_ waiting: Int, _ busy: Int) -> Void)?>(nil)
+        let slotsObserver = CallbackSlot<(waiting: Int, busy: Int)>()
         self.slotsObserver = slotsObserver
         pixelMemory = PixelMemoryBudget(limit: configuration.pixelMemoryBytes)
         slots = WorkSlots(slots: configuration.processingSlots, lineLimit: configuration.queueLimit) { waiting, busy in
             metrics.queueDepth.set(Int64(waiting))
             metrics.busySlots.set(Int64(busy))
-            slotsObserver.withLock { $0 }?(waiting, busy)
+            slotsObserver.call((waiting, busy))
         }
         // Only formats this build can write: libavif may come without an AV1 encoder.
         negotiable = configuration.negotiatedFormats.compactMap { OutputFormat(fileExtension: $0) }.filter(\.canEncode)
@@ -206,6 +219,7 @@ final class ImageService: Sendable {
         egress?.shutdown()
         cluster?.shutdown()
         redisOriginals?.shutdown()
+        purger.shutdown()
         redis?.shutdown()
     }
 
@@ -278,11 +292,9 @@ final class ImageService: Sendable {
             throw ServiceError(.badRequest, "\(error)")
         }
         if configuration.presetsOnly, let processing = request.processing,
-            let other = processing.components(separatedBy: "|>").first(where: {
-                !$0.trimmingCharacters(in: .whitespaces).hasPrefix("\(ProcessorStep.presetName)(")
-            })
+            let other = ProcessorGrammar.writtenSteps(of: processing).first(where: { $0.name != ProcessorStep.presetName })
         {
-            throw ServiceError(.forbidden, "only presets are served here: '\(other.prefix(100))' is not preset(NAME)")
+            throw ServiceError(.forbidden, "only presets are served here: '\(other.text.prefix(100))' is not preset(NAME)")
         }
         do {
             try policy.checkPrefix(of: request.source)
@@ -321,6 +333,7 @@ final class ImageService: Sendable {
             return (stored, .disk)
         }
         let made: (ServedImage, ServiceMetrics.ResultLevel)
+        var storedInRedis = false
         do {
             let makeHere = { [self] in
                 let slot = RequestSlot(slots)
@@ -352,6 +365,7 @@ final class ImageService: Sendable {
                     return here.0
                 }
                 made = (image, outcome == .made ? level : .redis)
+                storedInRedis = outcome == .made
             } else {
                 made = try await makeHere()
             }
@@ -359,6 +373,15 @@ final class ImageService: Sendable {
             throw lineFull()
         }
         resultMemory.store(value: made.0, forKey: key)
+        // A keep(…) request went through the pipeline without the processed tier.
+        let processedKey =
+            controls.keepsMetadata
+            ? nil
+            : (try? retrievalSource(source, version: version)).map {
+                RetrievalRequest(source: $0, processor: processor).processedKey
+            }
+        await purger.noteMade(
+            key, processedKey: processedKey, of: source, inRedis: storedInRedis, expiration: .days(configuration.diskCacheDays))
         do {
             try resultDisk.store(value: made.0, forKey: key)
         } catch {

@@ -61,7 +61,13 @@ struct ImageServiceResponder: HTTPResponder {
     }
 
     private func answer(_ request: Request, context: Context) async throws(ServiceError) -> (Response, ServiceMetrics.ResultLevel?) {
-        guard request.method == .get || request.method == .head else {
+        let path = Substring(request.uri.path)
+        let isPurge = path.hasPrefix(ImageURLPath.purgePrefix + "/")
+        if isPurge, request.method != .delete {
+            throw ServiceError(
+                .methodNotAllowed, "\(request.method) is not served here: a purge is DELETE", extraHeaders: [.allow: "DELETE"])
+        }
+        guard isPurge || request.method == .get || request.method == .head else {
             throw ServiceError(
                 .methodNotAllowed, "\(request.method) is not served: use GET or HEAD", extraHeaders: [.allow: "GET, HEAD"])
         }
@@ -70,10 +76,10 @@ struct ImageServiceResponder: HTTPResponder {
         if request.headers[.transferEncoding] != nil || (request.headers[.contentLength].flatMap(Int.init) ?? 0) > 0 {
             throw ServiceError(.contentTooLarge, "this service takes no request bodies")
         }
-        let path = Substring(request.uri.path)
         guard path.utf8.count <= Self.maxPathLength else {
             throw ServiceError(.uriTooLong, "the path is \(path.utf8.count) bytes, over the limit of \(Self.maxPathLength)")
         }
+        if isPurge { return (Self.text(.ok, try await service.purge(forPath: path)), nil) }
         if PlaygroundFiles.serves(path) { return (try await playgroundFile(request, context: context), nil) }
         switch path {
         case "/playground/catalogue.json":

@@ -115,8 +115,23 @@ public struct ImageURLPath: Sendable, Hashable {
     /// `/info/-/{source}`, so an image URL's signature does not open its source's metadata;
     /// `unsafe` when `signer` is `nil`.
     public static func makeInfo(source: URL, signer: URLSigner?) -> String {
+        makeSourcePath(prefix: infoPrefix, source: source, signer: signer)
+    }
+
+    /// The first segment of a purge URL: `DELETE /purge/{signature}/-/{source}`.
+    public static let purgePrefix = "/purge"
+
+    /// The purge path for `source` (`/purge/{signature}/-/{source}`, for `DELETE`), whose
+    /// signature covers `/purge/-/{source}`, so neither an image URL's nor an info URL's
+    /// signature purges; `unsafe` when `signer` is `nil`.
+    public static func makePurge(source: URL, signer: URLSigner?) -> String {
+        makeSourcePath(prefix: purgePrefix, source: source, signer: signer)
+    }
+
+    /// `{prefix}/{signature}/-/{source}`, the signature covering `{prefix}/-/{source}`.
+    private static func makeSourcePath(prefix: String, source: URL, signer: URLSigner?) -> String {
         let signed = "/-/\(Base64URL.encode(Data(source.absoluteString.utf8)))"
-        return "\(infoPrefix)/\(signer?.signature(forPath: infoPrefix + signed) ?? "unsafe")\(signed)"
+        return "\(prefix)/\(signer?.signature(forPath: prefix + signed) ?? "unsafe")\(signed)"
     }
 
     /// Characters left as they are in the processing segment: unreserved ones, and the grammar's

@@ -38,7 +38,16 @@ final class ServiceMetrics: Sendable {
         case failed
     }
 
+    /// Where a purge of a source came from.
+    enum PurgeOrigin: String, CaseIterable, Sendable {
+        /// A `DELETE /purge/…` request to this node.
+        case request
+        /// Another node's purge, heard through Redis.
+        case broadcast
+    }
+
     let registry = PrometheusCollectorRegistry()
+    private let purges: [PurgeOrigin: Counter]
     private let latency: DurationHistogram
     private let revalidations: [Revalidation: Counter]
     private let bytesOut: Counter
@@ -68,24 +77,10 @@ final class ServiceMetrics: Sendable {
         bytesOut = registry.makeCounter(
             descriptor: MetricNameDescriptor(
                 namespace: "kf", metricName: "response_body_bytes", unitName: "total", helpText: "Bytes of response bodies sent."))
-        var levels: [ResultLevel: Counter] = [:]
-        for level in ResultLevel.allCases {
-            levels[level] = registry.makeCounter(
-                descriptor: MetricNameDescriptor(
-                    namespace: "kf", metricName: "results", unitName: "total",
-                    helpText: "Image results, by where they came from."),
-                labels: [("level", level.rawValue)])
-        }
-        self.levels = levels
-        var revalidations: [Revalidation: Counter] = [:]
-        for outcome in Revalidation.allCases {
-            revalidations[outcome] = registry.makeCounter(
-                descriptor: MetricNameDescriptor(
-                    namespace: "kf", metricName: "source_revalidations", unitName: "total",
-                    helpText: "Stale sources asked about at their origin, by outcome."),
-                labels: [("outcome", outcome.rawValue)])
-        }
-        self.revalidations = revalidations
+        levels = Self.counters(in: registry, "results", "Image results, by where they came from.", by: "level")
+        revalidations = Self.counters(
+            in: registry, "source_revalidations", "Stale sources asked about at their origin, by outcome.", by: "outcome")
+        purges = Self.counters(in: registry, "purges", "Sources purged, by where the purge came from.", by: "origin")
         fetches = registry.makeCounter(
             descriptor: MetricNameDescriptor(
                 namespace: "kf", metricName: "source_fetches", unitName: "total", helpText: "Source downloads that ended."))
@@ -146,6 +141,10 @@ final class ServiceMetrics: Sendable {
         revalidations[outcome]?.increment()
     }
 
+    func recordPurge(_ origin: PurgeOrigin) {
+        purges[origin]?.increment()
+    }
+
     func recordFetch(failed: Bool) {
         fetches.increment()
         if failed { fetchFailures.increment() }
@@ -173,6 +172,19 @@ final class ServiceMetrics: Sendable {
 
     func recordPixelMemoryRefusal() {
         pixelMemoryRefusals.increment()
+    }
+
+    /// A counter `kf_{name}_total` per case of `Label`, told apart by the label `label`.
+    private static func counters<Label: CaseIterable & Hashable & RawRepresentable>(
+        in registry: PrometheusCollectorRegistry, _ name: String, _ help: String, by label: String
+    ) -> [Label: Counter] where Label.RawValue == String {
+        var counters: [Label: Counter] = [:]
+        for value in Label.allCases {
+            counters[value] = registry.makeCounter(
+                descriptor: MetricNameDescriptor(namespace: "kf", metricName: name, unitName: "total", helpText: help),
+                labels: [(label, value.rawValue)])
+        }
+        return counters
     }
 
     /// The exposition text.

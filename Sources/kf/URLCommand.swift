@@ -9,7 +9,8 @@ import KingfisherServer
 struct URLCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "url",
-        abstract: "Print the kf serve path for a source URL: /SIGNATURE/PROCESSING/SOURCE[.EXT], or with --info /info/SIGNATURE/-/SOURCE."
+        abstract:
+            "Print the kf serve path for a source URL: /SIGNATURE/PROCESSING/SOURCE[.EXT], with --info /info/SIGNATURE/-/SOURCE, or with --purge /purge/SIGNATURE/-/SOURCE (for DELETE)."
     )
 
     @Argument(help: "The source URL (http or https).")
@@ -26,6 +27,8 @@ struct URLCommand: ParsableCommand {
     var expiresAt: Int64?
     @Flag(help: "The path of the source's information (JSON) instead of an image.")
     var info = false
+    @Flag(help: "The path that purges the source, for DELETE: its original and every result made from it, on every node.")
+    var purge = false
 
     func run() throws {
         guard let url = URL(string: source), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
@@ -52,11 +55,14 @@ struct URLCommand: ParsableCommand {
             ?? expiresAt.map { Date(timeIntervalSince1970: TimeInterval($0)) }
         // An empty key is no key, as kf serve reads it.
         let signingKey = (key ?? ProcessInfo.processInfo.environment["KF_SERVE_KEY"]).flatMap { $0.isEmpty ? nil : $0 }
-        if info {
+        if info || purge {
+            let flag = info ? "--info" : "--purge"
+            guard !(info && purge) else { exitWithError("give --info or --purge, not both", status: 64) }
             guard processor == nil, format == nil, expires == nil, expiresAt == nil else {
-                exitWithError("--info takes no --processor, --format or expiry", status: 64)
+                exitWithError("\(flag) takes no --processor, --format or expiry", status: 64)
             }
-            print(ImageURLPath.makeInfo(source: url, signer: signingKey.map(URLSigner.init(key:))))
+            let signer = signingKey.map(URLSigner.init(key:))
+            print(info ? ImageURLPath.makeInfo(source: url, signer: signer) : ImageURLPath.makePurge(source: url, signer: signer))
             return
         }
         print(

@@ -209,7 +209,7 @@ import Testing
             }
             // Published once both waits have begun (subscribed, registered).
             let started = AsyncStream<String>.makeStream()
-            notifications.waitStarted.withLock { $0 = { started.continuation.yield($0) } }
+            notifications.waitStarted.set { started.continuation.yield($0) }
             async let woken = notifications.wait(for: "photo", timeout: .seconds(60))
             async let other = notifications.wait(for: "other", timeout: .milliseconds(300))
             var waits = Set<String>()

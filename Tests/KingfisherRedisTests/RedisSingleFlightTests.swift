@@ -32,11 +32,9 @@ import Testing
             let waitingNodes = Locked<Set<Int>>([])
             let othersWaiting = AsyncStream<Void>.makeStream()
             for (index, node) in nodes.enumerated() {
-                node.notifications.waitStarted.withLock {
-                    $0 = { _ in
-                        waitingNodes.withLock { _ = $0.insert(index) }
-                        othersWaiting.continuation.yield()
-                    }
+                node.notifications.waitStarted.set { _ in
+                    waitingNodes.withLock { _ = $0.insert(index) }
+                    othersWaiting.continuation.yield()
                 }
             }
             let outcomes = try await withThrowingTaskGroup(of: (Data, RedisSingleFlight<Data>.Outcome).self) { group in
@@ -104,7 +102,7 @@ import Testing
             let holding = AsyncStream<Void>.makeStream()
             // The holder fails once the second node waits for it.
             let secondWaits = AsyncStream<Void>.makeStream()
-            second.notifications.waitStarted.withLock { $0 = { _ in secondWaits.continuation.yield() } }
+            second.notifications.waitStarted.set { _ in secondWaits.continuation.yield() }
             let failing = Task {
                 try await first.value(forKey: "photo") {
                     holding.continuation.yield()
@@ -161,7 +159,7 @@ import Testing
             // The lease is still held: a waiter waits until the work's result is in Redis. It
             // subscribes to the messages once it found the lease taken.
             let waits = AsyncStream<Void>.makeStream()
-            waiter.notifications.waitStarted.withLock { $0 = { _ in waits.continuation.yield() } }
+            waiter.notifications.waitStarted.set { _ in waits.continuation.yield() }
             let waiting = Task { try await waiter.run(forKey: "kept", find: find) { ("made again", kept: nil) } }
             var started = waits.stream.makeAsyncIterator()
             await started.next()

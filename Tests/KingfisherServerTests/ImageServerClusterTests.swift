@@ -114,6 +114,47 @@ import Testing
         }
     }
 
+    @Test func aPurgeOnOneNodeRemovesTheResultEverywhere() async throws {
+        try await withRedis { redis in
+            try await withTestHTTPServer { origin in
+                let fixture = "/cacheable/photo_baseline_420.jpg"
+                // Fresh for an hour: only the purge makes the nodes see the change.
+                let source = origin.url("\(fixture)?cc=max-age%3D3600")
+                try await withNodes(3, redis: redis) { nodes in
+                    for node in nodes { await node.slots.listening() }
+                    let path = nodes[0].path(source, "resize(40x30)", format: .jpg)
+                    var before: [ImageServiceUnderTest.Answer] = []
+                    for node in nodes { before.append(try await node.get(path)) }
+                    #expect(before.allSatisfy { $0.status == 200 } && Set(before.map(\.body)).count == 1)
+                    #expect(origin.requests(fixture) == 1)
+                    #expect(try await storedKeys(redis).contains { $0.hasPrefix("kf:result:") }, "the result is in Redis")
+
+                    origin.replaceFixture(of: fixture, with: "photo_baseline_444.jpg")
+                    let purged = try await nodes[1].get(ImageURLPath.makePurge(source: source, signer: nil), method: .DELETE)
+                    #expect(purged.status == 200 && purged.text.contains("every node was told"), "\(purged.text)")
+                    for node in [nodes[0], nodes[2]] { _ = try await node.slots.purgesHeard.wait { $0 >= 1 } }
+                    // Redis keeps nothing made from the source; each node kept its result in
+                    // memory and on disk, and none serves it.
+                    let left = try await storedKeys(redis).filter { $0.hasPrefix("kf:result:") || $0.hasPrefix("kf:original:") }
+                    #expect(left.isEmpty, "left in Redis: \(left)")
+                    for node in nodes {
+                        let after = try await node.get(path)
+                        #expect(after.status == 200 && after.body != before[0].body && after.header("ETag") != before[0].header("ETag"))
+                        #expect(try await node.get("/metrics").text.contains(#"kf_purges_total"#))
+                    }
+                    #expect(origin.requests(fixture) == 2, "one fetch of the new source for the three nodes")
+                    #expect(try await nodes[0].get("/metrics").text.contains(#"kf_purges_total{origin="broadcast"} 1"#))
+                }
+            }
+        }
+    }
+
+    /// Every key in the Redis server, but leases.
+    func storedKeys(_ redis: RedisTestServer) async throws -> [String] {
+        let run = try await redis.cli("--scan")
+        return run.stdout.split(separator: "\n").map(String.init).filter { !$0.contains(":lease:") }
+    }
+
     @Test func withRedisStoppedEveryRequestStillSucceeds() async throws {
         try await withRedis { redis in
             try await withTestHTTPServer { origin in
@@ -129,6 +170,9 @@ import Testing
                     let answers = try await requestEverywhere(nodes, nodes[0].path(shared, "blur(2)", format: .png), perNode: 2)
                     #expect(answers.allSatisfy { $0.status == 200 })
                     #expect(origin.requests("/image/photo.png") == 4, "two single requests and one fetch per node")
+                    // A purge cannot reach the other nodes, and says so.
+                    let purge = try await nodes[0].get(ImageURLPath.makePurge(source: shared, signer: nil), method: .DELETE)
+                    #expect(purge.status == 503 && purge.text.contains("was purged on this node only: "), "\(purge.text)")
                 }
             }
         }

@@ -71,7 +71,7 @@ import Testing
     }
 
     /// `--min-source-ttl` holds even a `no-cache` source; an origin that cannot be reached leaves
-    /// a stale source in use.
+    /// a stale source in use, and is asked again once the minimum TTL has passed.
     @Test func theMinimumTTLSparesTheOriginAndAnUnreachableOneLeavesTheStaleSource() async throws {
         try await withService(minSourceTTL: 300) { origin, service in
             let uncached = service.path(origin.url("\(Self.origin)?cc=no-cache"), "resize(40x30)", format: .jpg)
@@ -91,7 +91,17 @@ import Testing
             let stale = try await service.get(kept)
             #expect(stale.status == 200 && stale.body == first.body, "\(stale.text)")
             #expect(origin.statuses(other) == [200])
-            #expect(try await service.get("/metrics").text.contains(#"kf_source_revalidations_total{outcome="stale_served"} 1"#))
+            func staleServed() async throws -> Bool {
+                try await service.get("/metrics").text.contains(#"kf_source_revalidations_total{outcome="stale_served"} 1"#)
+            }
+            #expect(try await staleServed())
+            // The origin is not asked again by every request, but once the minimum TTL has passed.
+            service.slots.sourceClock.advance(299)
+            #expect(try await service.get(kept).body == first.body)
+            #expect(try await staleServed(), "asked again within the minimum TTL")
+            service.slots.sourceClock.advance(2)
+            #expect(try await service.get(kept).body == first.body)
+            #expect(try await service.get("/metrics").text.contains(#"kf_source_revalidations_total{outcome="stale_served"} 2"#))
         }
     }
 

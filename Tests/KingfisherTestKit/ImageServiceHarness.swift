@@ -139,11 +139,19 @@ package struct ObservedSlots: Sendable {
     package let pixelMemory: PixelMemoryBudget
     /// What the service takes for now when it asks whether a source is still fresh.
     package let sourceClock = TestClock()
+    /// How many purges the service heard from other nodes.
+    package let purgesHeard = WaitableState<Int>(0)
+    /// Returns once the service hears the other nodes' purges (subscribed in Redis).
+    package let listening: @Sendable () async -> Void
 
     init(_ server: ImageServer) {
         server.service.freshness.setClock(sourceClock.function)
         let state = self.state
-        server.service.slotsObserver.withLock { $0 = { waiting, busy in state.update { $0 = (waiting, busy) } } }
+        server.service.slotsObserver.set { counts in state.update { $0 = counts } }
+        let purgesHeard = self.purgesHeard
+        server.service.purger.heard.set { _ in purgesHeard.update { $0 += 1 } }
+        let purger = server.service.purger
+        listening = { await purger.waitUntilListening() }
         let slots = server.service.slots
         take = { try await slots.acquire() }
         giveBack = { slots.release() }

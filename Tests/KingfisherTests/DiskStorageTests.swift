@@ -305,7 +305,7 @@ import Testing
             config.cleanInterval = 0.05
             let storage = DiskStorage.Backend<Data>(noThrowConfig: config)
             let cleaned = WaitableState<[String]>([])
-            storage.onClean.withLock { $0 = { names in cleaned.update { $0 += names } } }
+            storage.onClean.set { names in cleaned.update { $0 += names } }
             try storage.store(value: Data("x".utf8), forKey: "soon", expiration: .seconds(0.02))
             try storage.store(value: Data("y".utf8), forKey: "later", expiration: .days(1))
             let names = try await cleaned.wait(until: { !$0.isEmpty })

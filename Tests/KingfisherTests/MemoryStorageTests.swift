@@ -146,7 +146,7 @@ struct CostItem: CacheCostCalculable, Sendable, Equatable {
         let clock = TestClock()
         let storage = MemoryStorage.Backend<CostItem>(config: config, clock: clock.function)
         let cleanings = AsyncStream<Void>.makeStream()
-        storage.afterTimedCleaning.withLock { $0 = { cleanings.continuation.yield() } }
+        storage.afterTimedCleaning.set { _ in cleanings.continuation.yield() }
         storage.store(value: CostItem(name: "a", cacheCost: 1), forKey: "a")
         #expect(storage.count == 1)
         clock.advance(11)

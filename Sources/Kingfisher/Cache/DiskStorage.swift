@@ -36,7 +36,7 @@ public enum DiskStorage {
         /// The current time; tests replace it to move time without sleeping.
         let clock: @Sendable () -> Date
         /// Called with the removed files' names after each automatic cleaning that removed any.
-        let onClean: Locked<(@Sendable ([String]) -> Void)?> = Locked(nil)
+        let onClean = CallbackSlot<[String]>()
         /// The bytes of the files, as this process last counted them plus what it wrote since
         /// (never less than what it wrote: another file replaced or removed only makes it
         /// high); `nil` until the first write under a size limit counts them.
@@ -84,7 +84,7 @@ public enum DiskStorage {
             let timer = RepeatingTimer(interval: interval) { [weak self] in
                 guard let self else { return }
                 let removed = (try? self.clean()) ?? []
-                if !removed.isEmpty { self.onClean.withLock { $0 }?(removed.map(\.lastPathComponent)) }
+                if !removed.isEmpty { self.onClean.call(removed.map(\.lastPathComponent)) }
             }
             cleanTimer.withLock { $0 = timer }
         }

@@ -40,7 +40,7 @@ public final class ImageCache: Sendable {
         let label = "com.onevcat.Kingfisher.ImageCache.\(diskStorage.config.name)"
         ioQueue = DispatchQueue(label: label + ".ioQueue")
         readQueue = DispatchQueue(label: label + ".readQueue", attributes: .concurrent)
-        diskStorage.onClean.withLock { $0 = { [weak self] names in self?.postCleaned(names) } }
+        diskStorage.onClean.set { [weak self] names in self?.postCleaned(names) }
     }
 
     /// Creates a cache named `name` in `$XDG_CACHE_HOME/kingfisher/<name>` (else

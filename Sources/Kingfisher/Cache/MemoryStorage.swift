@@ -42,13 +42,13 @@ public enum MemoryStorage {
         }
 
         /// Called after each timed cleaning: tests wait for it instead of sleeping.
-        let afterTimedCleaning = Locked<(@Sendable () -> Void)?>(nil)
+        let afterTimedCleaning = CallbackSlot<Void>()
 
         private func scheduleCleaning(every interval: TimeInterval) {
             let timer = RepeatingTimer(interval: interval) { [weak self] in
                 guard let self else { return }
                 removeExpired()
-                afterTimedCleaning.withLock { $0 }?()
+                afterTimedCleaning.call(())
             }
             cleanTimer.withLock { $0 = timer }
         }

@@ -90,13 +90,15 @@ public struct EXIFBlock: Sendable, Hashable {
         var block: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]
         let directoryEnd = 8 + 2 + kept.count * 12 + 4
         var values: [UInt8] = []
-        block += Self.littleEndian16(kept.count)
+        block += UInt16(truncatingIfNeeded: kept.count).littleEndianBytes
         for (tag, value) in kept {
-            block += Self.littleEndian16(tag) + Self.littleEndian16(2) + Self.littleEndian32(value.count)
+            block +=
+                UInt16(truncatingIfNeeded: tag).littleEndianBytes + UInt16(2).littleEndianBytes
+                + UInt32(truncatingIfNeeded: value.count).littleEndianBytes
             if value.count <= 4 {
                 block += value + [UInt8](repeating: 0, count: 4 - value.count)
             } else {
-                block += Self.littleEndian32(directoryEnd + values.count)
+                block += UInt32(truncatingIfNeeded: directoryEnd + values.count).littleEndianBytes
                 values += value
             }
         }
@@ -115,6 +117,4 @@ public struct EXIFBlock: Sendable, Hashable {
         bytes[offset + 1] = UInt8(truncatingIfNeeded: littleEndian ? value >> 8 : value)
     }
 
-    private static func littleEndian16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
-    private static func littleEndian32(_ value: Int) -> [UInt8] { littleEndian16(value & 0xFFFF) + littleEndian16(value >> 16 & 0xFFFF) }
 }

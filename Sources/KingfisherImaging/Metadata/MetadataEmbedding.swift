@@ -54,13 +54,14 @@ enum MetadataEmbedding {
     /// A PNG chunk: length, type, data, and the CRC of type and data.
     private static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
-        return bigEndian(UInt32(data.count)) + body + bigEndian(body.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) })
+        return UInt32(data.count).bigEndianBytes + body
+            + body.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }.bigEndianBytes
     }
 
     private static func jpeg(_ data: Data, icc: Data?, exif: Data?) -> Data {
         var segments: [UInt8] = []
         if let exif {
-            segments += [0xFF, 0xE1] + bigEndian(UInt16(2 + 6 + exif.count)) + TIFFLayout.exifPrefix + exif
+            segments += [0xFF, 0xE1] + UInt16(2 + 6 + exif.count).bigEndianBytes + TIFFLayout.exifPrefix + exif
         }
         if let icc {
             let signature = Array("ICC_PROFILE\0".utf8)
@@ -70,7 +71,7 @@ enum MetadataEmbedding {
                 icc[(icc.startIndex + $0)..<(icc.startIndex + min(icc.count, $0 + chunkSize))]
             }
             for (index, chunk) in chunks.enumerated() {
-                segments += [0xFF, 0xE2] + bigEndian(UInt16(2 + 14 + chunk.count))
+                segments += [0xFF, 0xE2] + UInt16(2 + 14 + chunk.count).bigEndianBytes
                 segments += signature + [UInt8(index + 1), UInt8(chunks.count)] + chunk
             }
         }
@@ -105,9 +106,5 @@ enum MetadataEmbedding {
             defer { WebPDataClear(&output) }
             return Data(bytes: output.bytes, count: output.size)
         }
-    }
-
-    private static func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
-        withUnsafeBytes(of: value.bigEndian) { Array($0) }
     }
 }

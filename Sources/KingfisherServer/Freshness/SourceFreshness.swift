@@ -69,6 +69,12 @@ package final class SourceFreshness: Sendable {
         }
     }
 
+    /// The source's state kept in memory, if it is fresh: most requests need nothing more.
+    func freshState(of source: URL) -> SourceState? {
+        guard let known = memory.withLock({ $0[Self.key(of: source)] }), known.isFresh(at: now, within: bounds) else { return nil }
+        return known
+    }
+
     /// The source's state as of now: the one kept while it is fresh; a first sight (version
     /// empty, nothing asked: the retrieval's fetch teaches its fields through ``learn``); else
     /// what `ask` finds, conditionally when there are validators, with a new body handed to
@@ -76,8 +82,8 @@ package final class SourceFreshness: Sendable {
     func state(
         of source: URL, ask: @escaping Ask, keep: @escaping @Sendable (Data, SourceState) async -> Void
     ) async throws -> SourceState {
+        if let known = freshState(of: source) { return known }
         let key = Self.key(of: source)
-        if let known = memory.withLock({ $0[key] }), known.isFresh(at: now, within: bounds) { return known }
         return try await flights.value(for: key) { [self] in
             guard let known = await stored(forKey: key) else {
                 let first = SourceState.firstSeen(at: now)
@@ -100,7 +106,10 @@ package final class SourceFreshness: Sendable {
                     throw error
                 }
                 revalidated(.staleServed)
-                return known
+                // Asked again once the minimum TTL has passed, not by each request until then.
+                let held = known.held(until: now.addingTimeInterval(bounds.lowerBound))
+                await store(held, forKey: key)
+                return held
             }
             let state: SourceState
             switch answer {
@@ -109,7 +118,8 @@ package final class SourceFreshness: Sendable {
                 state = known.renewed(by: response, requestTime: requestTime, responseTime: now)
             case .changed(let body, let response):
                 revalidated(.changed)
-                state = SourceState(response: response, body: body, requestTime: requestTime, responseTime: now)
+                state = SourceState(
+                    response: response, body: body, requestTime: requestTime, responseTime: now, generation: known.generation)
                 await keep(body, state)
             }
             await store(state, forKey: key)
@@ -123,19 +133,33 @@ package final class SourceFreshness: Sendable {
     func learn(_ response: TransportResponse, requestTime: Date, of source: URL, version: String) {
         let key = Self.key(of: source)
         guard let known = memory.withLock({ $0[key] }), known.version == version else { return }
-        let learnt = known.learning(response, requestTime: requestTime, responseTime: now)
-        remember(learnt, forKey: key)
-        guard let data = try? JSONEncoder().encode(learnt) else { return }
-        try? disk.store(value: data, forKey: key)
-        if let shared { Task { _ = try? await shared.store(value: data, forKey: key) } }
+        guard let data = keepHere(known.learning(response, requestTime: requestTime, responseTime: now), forKey: key), let shared else {
+            return
+        }
+        Task { _ = try? await shared.store(value: data, forKey: key) }
     }
 
-    /// Forgets the source's state everywhere it is kept: its next request is a first sight.
-    func forget(_ source: URL) async {
+    /// Starts a new generation of the source's state everywhere it is kept (``SourceState/purged(after:at:)``):
+    /// nothing made from it before is found again.
+    /// - Returns: The state it had here or in Redis, if any.
+    func purge(_ source: URL) async -> SourceState? {
         let key = Self.key(of: source)
-        _ = memory.withLock { $0.removeValue(forKey: key) }
+        let previous = memory.withLock { $0[key] }
+        let known = await stored(forKey: key)
+        let latest = [previous, known].compactMap { $0 }.max { $0.record.responseTime < $1.record.responseTime }
+        await store(.purged(after: latest, at: now), forKey: key)
+        return latest
+    }
+
+    /// Forgets the state this node keeps of the source (memory, disk), after another node
+    /// purged it: the next request reads the new one from Redis.
+    /// - Returns: The state forgotten, if there was one.
+    func forgetHere(_ source: URL) -> SourceState? {
+        let key = Self.key(of: source)
+        let remembered = memory.withLock { $0.removeValue(forKey: key) }
+        let onDisk = (try? disk.value(forKey: key)).flatMap { try? JSONDecoder().decode(SourceState.self, from: $0) }
         try? disk.remove(forKey: key)
-        try? await shared?.remove(forKey: key)
+        return remembered ?? onDisk
     }
 
     /// Where a source's state is kept: beside its original, under a name no version takes.
@@ -155,11 +179,18 @@ package final class SourceFreshness: Sendable {
         return candidates.max { $0.record.responseTime < $1.record.responseTime }
     }
 
+    /// Keeps `state` in memory, on disk and in Redis.
     private func store(_ state: SourceState, forKey key: String) async {
-        remember(state, forKey: key)
-        guard let data = try? JSONEncoder().encode(state) else { return }
-        try? disk.store(value: data, forKey: key)
+        guard let data = keepHere(state, forKey: key) else { return }
         _ = try? await shared?.store(value: data, forKey: key)
+    }
+
+    /// Keeps `state` in memory and on disk, and returns its encoding for Redis.
+    private func keepHere(_ state: SourceState, forKey key: String) -> Data? {
+        remember(state, forKey: key)
+        guard let data = try? JSONEncoder().encode(state) else { return nil }
+        try? disk.store(value: data, forKey: key)
+        return data
     }
 
     private func remember(_ state: SourceState, forKey key: String) {

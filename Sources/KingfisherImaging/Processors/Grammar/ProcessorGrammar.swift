@@ -67,9 +67,9 @@ public struct ProcessorGrammar: Sendable {
         guard stepCount <= maxStepCount else {
             throw invalid(String(spec.prefix(200)), "it has \(stepCount) steps, over the limit of \(maxStepCount)")
         }
-        return try spec.components(separatedBy: "|>").map { $0.trimmingCharacters(in: .whitespaces) }.map { text in
+        return try Self.writtenSteps(of: spec).map { text, name in
             do {
-                return try processor(ofStep: text)
+                return try processor(ofStep: text, named: name)
             } catch let refusal as ProcessorStepArgument.Refusal {
                 throw invalid(spec, "in '\(text)': \(refusal.text)")
             }
@@ -84,18 +84,22 @@ public struct ProcessorGrammar: Sendable {
         ImageProcessorChain(try processors(from: spec, maxStepCount: maxStepCount))
     }
 
-    private func processor(ofStep text: String) throws -> any ImageProcessing {
-        let name: Substring
+    /// Each step of `spec` as written (trimmed) and its name, as the grammar reads them: what a
+    /// caller checks of a spec (only presets) is then what runs.
+    package static func writtenSteps(of spec: String) -> [(text: String, name: Substring)] {
+        spec.components(separatedBy: "|>").map { $0.trimmingCharacters(in: .whitespaces) }.map { text in
+            (text, text.firstIndex(of: "(").map { text[..<$0] } ?? Substring(text))
+        }
+    }
+
+    private func processor(ofStep text: String, named name: Substring) throws -> any ImageProcessing {
         var arguments: [String] = []
         if let open = text.firstIndex(of: "(") {
             guard text.hasSuffix(")") else { throw ProcessorStepArgument.Refusal("missing ')'") }
-            name = text[..<open]
             arguments = text[text.index(after: open)..<text.index(before: text.endIndex)]
                 .split(separator: ",", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             if arguments == [""] { arguments = [] }
-        } else {
-            name = Substring(text)
         }
         guard let step = stepsByName[String(name)] else { throw ProcessorStepArgument.Refusal("unknown processor '\(name)'") }
         return try step.processor(arguments: arguments)
