@@ -96,10 +96,8 @@ final class SourcePurger: Sendable {
     ///   node only.
     func purge(_ source: URL) async throws(ServiceError) -> Outcome {
         metrics.recordPurge(.request)
-        var versions: Set<String> = [""]
-        if source.scheme != LocalRoot.scheme, let previous = await freshness.purge(source) { versions.insert(previous.version) }
-        for version in versions {
-            let key = ImageService.originalKey(of: source, version: version.isEmpty ? nil : version)
+        let previous = source.scheme == LocalRoot.scheme ? nil : await freshness.purge(source)
+        for key in Self.originalKeys(of: source, lastState: previous) {
             for tier in originalTiers { try? await tier.remove(key) }
         }
         var removed = removeMadeHere(source)
@@ -119,13 +117,17 @@ final class SourcePurger: Sendable {
     /// new one from Redis) and removes its original and what was made from it here.
     private func purgeHere(_ source: URL) {
         metrics.recordPurge(.broadcast)
-        var versions: Set<String> = [""]
-        if source.scheme != LocalRoot.scheme, let forgotten = freshness.forgetHere(source) { versions.insert(forgotten.version) }
-        for version in versions {
-            try? originalsOnDisk.remove(forKey: ImageService.originalKey(of: source, version: version.isEmpty ? nil : version))
-        }
+        let forgotten = source.scheme == LocalRoot.scheme ? nil : freshness.forgetHere(source)
+        for key in Self.originalKeys(of: source, lastState: forgotten) { try? originalsOnDisk.remove(forKey: key) }
         removeMadeHere(source)
         heard.call(source)
+    }
+
+    /// The keys a purged source's originals may be under: its first-seen content's (its address)
+    /// and that of the version of `lastState`, its state before the purge.
+    private static func originalKeys(of source: URL, lastState: SourceState?) -> Set<String> {
+        let version = lastState.flatMap { $0.version.isEmpty ? nil : $0.version }
+        return [ImageService.originalKey(of: source, version: nil), ImageService.originalKey(of: source, version: version)]
     }
 
     /// Removes the results and processed images this node noted for `source`; returns how many.
